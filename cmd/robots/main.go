@@ -1,0 +1,166 @@
+// Command robots reads, tests and checks robots.txt files.
+//
+// Usage:
+//
+//	robots <command> [flags] [arguments]
+//
+// Commands:
+//
+//	test     say whether robots may fetch URLs
+//	version  print the version
+//
+// Exit codes: 0 ok or allowed, 1 a finding (a URL is disallowed), 2 a usage
+// or I/O error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// env is what a command may touch.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one subcommand.
+type command struct {
+	name  string
+	usage string // after "robots NAME "
+	short string
+	run   func(e *env, args []string) error
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{testCmd, versionCmd}
+}
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFinding = 1
+	exitError   = 2
+)
+
+// errFinding makes a command exit 1 with no message.
+var errFinding = errors.New("finding")
+
+// usageError is a bad invocation: its message is followed by a hint.
+type usageError struct{ cmd, msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		printUsage(stderr)
+		if len(args) == 0 {
+			return exitError
+		}
+		return exitOK
+	}
+	var cmd *command
+	for _, c := range commands {
+		if c.name == args[0] {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		fmt.Fprintf(stderr, "robots: unknown command %q\nTry: robots help\n", args[0])
+		return exitError
+	}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	err := cmd.run(e, args[1:])
+	var ue *usageError
+	var se *silentError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errFinding):
+		return exitFinding
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &se):
+		return exitError
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "robots %s: %s\nTry: robots %s -h\n", cmd.name, ue.msg, cmd.name)
+		return exitError
+	default:
+		fmt.Fprintf(stderr, "robots %s: %v\n", cmd.name, err)
+		return exitError
+	}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: robots <command> [flags] [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.short)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'robots <command> -h' for a command's flags.")
+}
+
+// newFlags returns a flag set for cmd that reports errors instead of exiting.
+func newFlags(e *env, cmd *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "Usage: robots %s %s\n\n%s.\n\nFlags:\n", cmd.name, cmd.usage, cmd.short)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, turning a flag error into a usageError (the flag
+// package has already printed it with the usage).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &silentError{}
+	}
+	return nil
+}
+
+// silentError is an error already reported to the user: exit 2, no message.
+type silentError struct{}
+
+func (*silentError) Error() string { return "" }
+
+// stringsFlag is a repeatable string flag.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// version is set by the build (-ldflags "-X main.version=…").
+var version = "devel"
+
+var versionCmd = &command{
+	name:  "version",
+	short: "print the version",
+	run: func(e *env, args []string) error {
+		fmt.Fprintf(e.stdout, "robots %s\n", version)
+		return nil
+	},
+}

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/syntax"
+)
+
+var testCmd = &command{
+	name:  "test",
+	usage: "[-profile P] [-agent TOKEN]... -file PATH|-url URL URL...\n       robots test -jsonl [-profile P] < cases.jsonl",
+	short: "say whether robots may fetch URLs",
+}
+
+func init() { testCmd.run = runTest }
+
+func runTest(e *env, args []string) error {
+	fs := newFlags(e, testCmd)
+	var (
+		profile robots.Profile
+		agents  stringsFlag
+		file    = fs.String("file", "", "read robots.txt from `PATH` (- for standard input)")
+		url     = fs.String("url", "", "fetch robots.txt for the site of `URL` (not yet supported)")
+		robot   = fs.String("robot", "", "evaluate as the registry robot `NAME` (not yet supported)")
+		jsonl   = fs.Bool("jsonl", false, "batch mode: read JSON cases from standard input, write one JSON answer per line")
+	)
+	fs.Var(&profile, "profile", "read the file as `P`: "+profileNames())
+	fs.Var(&agents, "agent", "product `TOKEN` to test; repeat for a fallback chain (default *)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *url != "" {
+		return errors.New("-url is not yet supported")
+	}
+	if *robot != "" {
+		return errors.New("-robot is not yet supported")
+	}
+	if *jsonl {
+		if *file != "" || fs.NArg() > 0 || len(agents) > 0 {
+			return &usageError{msg: "-jsonl takes its cases from standard input only: no -file, -agent or URL arguments"}
+		}
+		return testJSONL(e, profile)
+	}
+	if *file == "" {
+		return &usageError{msg: "no robots.txt: give -file PATH"}
+	}
+	if fs.NArg() == 0 {
+		return &usageError{msg: "no URL to test"}
+	}
+	src, err := readLimited(e, *file)
+	if err != nil {
+		return err
+	}
+	if len(agents) == 0 {
+		agents = stringsFlag{"*"}
+	}
+	f := syntax.Parse(*file, src)
+	rules := robots.Compile(f, profile)
+	disallowed := false
+	for _, u := range fs.Args() {
+		d := rules.DecideChain(agents, u)
+		verdict := "allowed"
+		if !d.Allowed {
+			verdict, disallowed = "disallowed", true
+		}
+		fmt.Fprintf(e.stdout, "%s %s  (%s)\n", verdict, u, explain(f, d))
+	}
+	if disallowed {
+		return errFinding
+	}
+	return nil
+}
+
+// explain says in a few words why d was decided.
+func explain(f *syntax.File, d robots.Decision) string {
+	switch d.Reason {
+	case robots.Matched:
+		value := d.Pattern
+		if d.Line-1 < len(f.Lines) {
+			value = f.Text(f.Lines[d.Line-1].Value)
+		}
+		return fmt.Sprintf("line %d: %s: %s", d.Line, d.Rule, value)
+	case robots.NoMatch:
+		return fmt.Sprintf("no rule matches in the group at line %d", d.Group)
+	case robots.RobotsTxt:
+		return "/robots.txt is always allowed"
+	default:
+		return "no group applies"
+	}
+}
+
+func profileNames() string {
+	var b bytes.Buffer
+	for i, p := range robots.Profiles() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// readLimited reads at most robots.MaxBytes of a file ("-" is standard
+// input): the matcher ignores the rest, so nothing more is read.
+func readLimited(e *env, name string) ([]byte, error) {
+	var r io.Reader
+	if name == "-" {
+		r = e.stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	return io.ReadAll(io.LimitReader(r, robots.MaxBytes))
+}
+
+// maxCaseLine bounds one line of -jsonl input.
+const maxCaseLine = 16 << 20
+
+// testCase is one line of -jsonl input, the shape of the conformance sets.
+type testCase struct {
+	ID        json.RawMessage `json:"id,omitempty"`
+	Robots    *string         `json:"robots"`
+	RobotsB64 *string         `json:"robots_b64"`
+	Agent     *string         `json:"agent"`
+	Agents    []string        `json:"agents"`
+	Robot     string          `json:"robot"`
+	URL       *string         `json:"url"`
+	Profile   string          `json:"profile"`
+}
+
+type testAnswer struct {
+	ID      json.RawMessage `json:"id,omitempty"`
+	Allowed *bool           `json:"allowed,omitempty"`
+	Line    *int            `json:"line,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
+func testJSONL(e *env, profile robots.Profile) error {
+	in := bufio.NewReaderSize(e.stdin, 64<<10)
+	out := bufio.NewWriter(e.stdout)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	var (
+		lastBody    []byte
+		lastProfile robots.Profile
+		lastRules   *robots.Rules
+	)
+	for n := 1; ; n++ {
+		line, tooLong, err := readLine(in, maxCaseLine)
+		if err == io.EOF && line == nil && !tooLong {
+			break
+		}
+		if err != nil && err != io.EOF {
+			out.Flush()
+			return err
+		}
+		var ans testAnswer
+		if tooLong {
+			ans.Error = fmt.Sprintf("line %d: longer than %d bytes", n, maxCaseLine)
+		} else {
+			var c testCase
+			if jerr := json.Unmarshal(line, &c); jerr != nil {
+				ans.Error = fmt.Sprintf("line %d: %v", n, jerr)
+			} else {
+				ans.ID = c.ID
+				body, p, agents, u, cerr := c.resolve(profile)
+				if cerr != nil {
+					ans.Error = fmt.Sprintf("line %d: %v", n, cerr)
+				} else {
+					if lastRules == nil || p != lastProfile || !bytes.Equal(body, lastBody) {
+						lastRules, lastBody, lastProfile = robots.Parse(body, p), body, p
+					}
+					d := lastRules.DecideChain(agents, u)
+					ans.Allowed, ans.Line = &d.Allowed, &d.Line
+				}
+			}
+		}
+		if err := enc.Encode(&ans); err != nil {
+			return err
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	return out.Flush()
+}
+
+// resolve checks a case and returns what to test.
+func (c *testCase) resolve(def robots.Profile) (body []byte, p robots.Profile, agents []string, url string, err error) {
+	p = def
+	if c.Profile != "" {
+		if p, err = robots.ParseProfile(c.Profile); err != nil {
+			return
+		}
+	}
+	if c.Robot != "" {
+		err = errors.New("robot: not yet supported")
+		return
+	}
+	switch {
+	case c.RobotsB64 != nil:
+		if body, err = base64.StdEncoding.DecodeString(*c.RobotsB64); err != nil {
+			err = fmt.Errorf("robots_b64: %v", err)
+			return
+		}
+	case c.Robots != nil:
+		body = []byte(*c.Robots)
+	default:
+		err = errors.New(`no "robots" or "robots_b64"`)
+		return
+	}
+	if c.URL == nil {
+		err = errors.New(`no "url"`)
+		return
+	}
+	url = *c.URL
+	switch {
+	case len(c.Agents) > 0:
+		agents = c.Agents
+	case c.Agent != nil:
+		agents = []string{*c.Agent}
+	default:
+		agents = []string{"*"}
+	}
+	return
+}
+
+// readLine reads one line without its terminator. A line longer than max
+// is consumed and reported as tooLong.
+func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max {
+			tooLong = true
+			line = nil
+		} else if !tooLong {
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if err == io.EOF && len(line) == 0 && !tooLong {
+			return nil, false, io.EOF
+		}
+		return line, tooLong, err
+	}
+}

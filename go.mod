@@ -1,0 +1,3 @@
+module github.com/robotskit/robots
+
+go 1.26
