@@ -95,8 +95,8 @@ type agentEntry struct {
 // group is a group being built: a run of User-agent lines and the lines up
 // to the next User-agent line that follows a rule.
 type group struct {
-	line           int32 // line of the first User-agent line
-	global         bool  // one of its User-agent lines is "*"
+	line           int32  // line of the first User-agent line
+	global         bool   // one of its User-agent lines is "*"
 	agLo, agHi     uint32 // User-agent values in builder.agents
 	ruleLo, ruleHi uint32 // rules in file order, in builder.raw
 	extLo, extHi   uint32 // extension lines in builder.exts
