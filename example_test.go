@@ -1,0 +1,76 @@
+package robots_test
+
+import (
+	"fmt"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/syntax"
+)
+
+const exampleRobots = `User-agent: *
+Disallow: /private/
+Allow: /private/press/
+Crawl-delay: 2
+
+User-agent: Googlebot
+Disallow: /*.pdf$
+
+Sitemap: https://example.com/sitemap.xml
+`
+
+func ExampleParse() {
+	rules := robots.Parse([]byte(exampleRobots), robots.Google)
+	fmt.Println(rules.Allowed("ExampleBot", "https://example.com/private/a"))
+	fmt.Println(rules.Allowed("ExampleBot", "https://example.com/private/press/b"))
+	fmt.Println(rules.Allowed("Googlebot", "https://example.com/private/a"))
+	fmt.Println(rules.Allowed("Googlebot", "https://example.com/doc.pdf"))
+	// Output:
+	// false
+	// true
+	// true
+	// false
+}
+
+func ExampleRules_Decide() {
+	rules := robots.Parse([]byte(exampleRobots), robots.Google)
+	d := rules.Decide("ExampleBot", "https://example.com/private/press/b")
+	fmt.Println(d.Allowed, d.Line, d.Rule, d.Pattern, d.Group, d.Global)
+	// Output: true 3 Allow /private/press/ 1 true
+}
+
+func ExampleRules_DecideChain() {
+	rules := robots.Parse([]byte(exampleRobots), robots.Google)
+	// Googlebot-News has no group, so it obeys Googlebot's.
+	d := rules.DecideChain([]string{"Googlebot-News", "Googlebot"}, "/x.pdf")
+	fmt.Println(d.Allowed, d.Line)
+	// Output: false 7
+}
+
+func ExampleRules_Group() {
+	rules := robots.Parse([]byte(exampleRobots), robots.Google)
+	g, _ := rules.Group("ExampleBot")
+	delay, ok := g.CrawlDelay()
+	fmt.Println(g.Lines, g.Global, delay, ok)
+	fmt.Println(rules.Sitemaps())
+	// Output:
+	// [1] true 2s true
+	// [https://example.com/sitemap.xml]
+}
+
+func ExampleCompile() {
+	f := syntax.Parse("robots.txt", []byte("User-agent: *\nDisallow: /%7Ejoe/\n"))
+	for _, p := range robots.Profiles() {
+		fmt.Println(p, robots.Compile(f, p).Allowed("x", "/~joe/index.html"))
+	}
+	// Output:
+	// google true
+	// rfc9309 false
+}
+
+func ExamplePathOf() {
+	fmt.Println(robots.PathOf("https://example.com/a/b;p?q=1#frag"))
+	fmt.Println(robots.PathOf("https://example.com"))
+	// Output:
+	// /a/b;p?q=1
+	// /
+}

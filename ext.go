@@ -1,0 +1,315 @@
+package robots
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robotskit/robots/syntax"
+)
+
+// Extension is a directive other than User-agent, Allow and Disallow, as
+// written in the file: Sitemap, Crawl-delay, Request-rate, Visit-time,
+// Host, Clean-param, Robot-version or Comment. The typed accessors of
+// [Group] and [Rules] read the values; an Extension keeps the text even when
+// it does not parse.
+type Extension struct {
+	Field syntax.Field
+	Line  int
+	Value string
+}
+
+// Group is what applies to one robot: the groups that name its product
+// token, merged (RFC 9309 §2.2.1), or else the "*" groups.
+type Group struct {
+	// Global is true when no group names the robot and the "*" groups
+	// apply.
+	Global bool
+	// Lines holds the line of the first User-agent line of each group, in
+	// file order.
+	Lines []int
+	// Agents holds the User-agent values of those groups, as written.
+	Agents []string
+	// Extensions holds the groups' extension lines, in file order.
+	Extensions []Extension
+}
+
+// Group returns the groups that apply to the robot whose product token is
+// agent, and false when none does.
+func (r *Rules) Group(agent string) (Group, bool) {
+	if r == nil {
+		return Group{}, false
+	}
+	var g Group
+	if e := r.find(agent); e != nil {
+		tok := r.text[e.off : e.off+e.n]
+		for i := range r.groups {
+			for _, a := range r.agentSpans[r.groups[i].agLo:r.groups[i].agHi] {
+				v := r.str(a)
+				if !isGlobal(v) && strings.EqualFold(productToken(v), tok) {
+					r.addGroup(&g, i)
+					break
+				}
+			}
+		}
+		return g, true
+	}
+	g.Global = true
+	for i := range r.groups {
+		if r.groups[i].global {
+			r.addGroup(&g, i)
+		}
+	}
+	return g, len(g.Lines) > 0
+}
+
+func (r *Rules) addGroup(g *Group, i int) {
+	gi := &r.groups[i]
+	g.Lines = append(g.Lines, int(gi.line))
+	for _, a := range r.agentSpans[gi.agLo:gi.agHi] {
+		g.Agents = append(g.Agents, r.str(a))
+	}
+	for _, e := range r.exts[gi.extLo:gi.extHi] {
+		g.Extensions = append(g.Extensions, Extension{Field: e.field, Line: int(e.line), Value: r.str(e.val)})
+	}
+}
+
+// Extensions returns every extension line of the file, in file order,
+// whether or not it is inside a group.
+func (r *Rules) Extensions() []Extension {
+	if r == nil {
+		return nil
+	}
+	out := make([]Extension, len(r.exts))
+	for i, e := range r.exts {
+		out[i] = Extension{Field: e.field, Line: int(e.line), Value: r.str(e.val)}
+	}
+	return out
+}
+
+// each returns the values of the file's extension lines of field f.
+func (r *Rules) each(f syntax.Field) []string {
+	var out []string
+	if r == nil {
+		return nil
+	}
+	for _, e := range r.exts {
+		if e.field == f {
+			out = append(out, r.str(e.val))
+		}
+	}
+	return out
+}
+
+// Sitemaps returns the values of the file's Sitemap lines, in file order.
+// Sitemap lines belong to no group (RFC 9309 §2.3.5): every one is
+// returned, wherever it stands.
+func (r *Rules) Sitemaps() []string { return r.each(syntax.Sitemap) }
+
+// Host returns the value of the file's first Host line, Yandex's preferred
+// mirror (seed 000: only the first Host counts).
+func (r *Rules) Host() (string, bool) {
+	for _, v := range r.each(syntax.Host) {
+		if v != "" {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// CleanParam is a Yandex Clean-param line: URL parameters that do not change
+// a page's content, for the paths starting with Path (seed 000).
+type CleanParam struct {
+	Params []string
+	Path   string // "" means every path
+}
+
+// CleanParams returns the file's Clean-param lines that parse, in file
+// order. The syntax is "p1&p2 [path-prefix]"; a line longer than 500
+// characters is ignored, as Yandex ignores it (seed 000).
+func (r *Rules) CleanParams() []CleanParam {
+	var out []CleanParam
+	for _, v := range r.each(syntax.CleanParam) {
+		if c, ok := parseCleanParam(v); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func parseCleanParam(v string) (CleanParam, bool) {
+	fields := strings.Fields(v)
+	if len(v) > 500 || len(fields) == 0 || len(fields) > 2 {
+		return CleanParam{}, false
+	}
+	var c CleanParam
+	for _, p := range strings.Split(fields[0], "&") {
+		if p == "" {
+			return CleanParam{}, false
+		}
+		c.Params = append(c.Params, p)
+	}
+	if len(fields) == 2 {
+		c.Path = fields[1]
+	}
+	return c, true
+}
+
+// first returns the value of the first extension of field f.
+func (g Group) first(f syntax.Field) (string, bool) {
+	for _, e := range g.Extensions {
+		if e.Field == f {
+			return e.Value, true
+		}
+	}
+	return "", false
+}
+
+// CrawlDelay returns the group's first Crawl-delay, a number of seconds
+// (seed 001; fractions such as 0.5 are accepted, as Bing and Yandex read
+// them). ok is false when there is none or it is not a non-negative number.
+func (g Group) CrawlDelay() (d time.Duration, ok bool) {
+	v, ok := g.first(syntax.CrawlDelay)
+	if !ok {
+		return 0, false
+	}
+	return parseSeconds(v)
+}
+
+// maxDelay bounds delays and periods: a day. Longer values are read as
+// errors, not as a reason to wait for ever.
+const maxDelay = 24 * time.Hour
+
+func parseSeconds(v string) (time.Duration, bool) {
+	s, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(s) || s < 0 || s > maxDelay.Seconds() {
+		return 0, false
+	}
+	return time.Duration(s * float64(time.Second)), true
+}
+
+// RequestRate is an extended-standard Request-rate: at most Requests
+// requests every Per, optionally only within Window (seed 001: "1/30" is one
+// request every 30 seconds; "1/10m 0600-0845" adds a UTC window).
+type RequestRate struct {
+	Requests int
+	Per      time.Duration
+	Window   VisitTime // zero when the line has none
+}
+
+// RequestRate returns the group's first Request-rate, and false when there
+// is none or it does not parse.
+func (g Group) RequestRate() (RequestRate, bool) {
+	v, ok := g.first(syntax.RequestRate)
+	if !ok {
+		return RequestRate{}, false
+	}
+	return parseRequestRate(v)
+}
+
+func parseRequestRate(v string) (RequestRate, bool) {
+	fields := strings.Fields(v)
+	if len(fields) == 0 || len(fields) > 2 {
+		return RequestRate{}, false
+	}
+	n, per, ok := strings.Cut(fields[0], "/")
+	if !ok {
+		return RequestRate{}, false
+	}
+	reqs, err := strconv.Atoi(n)
+	if err != nil || reqs <= 0 {
+		return RequestRate{}, false
+	}
+	unit := time.Second
+	if k := len(per); k > 0 {
+		switch per[k-1] {
+		case 's':
+			per = per[:k-1]
+		case 'm':
+			unit, per = time.Minute, per[:k-1]
+		case 'h':
+			unit, per = time.Hour, per[:k-1]
+		}
+	}
+	span, err := strconv.Atoi(per)
+	if err != nil || span <= 0 || time.Duration(span)*unit > maxDelay {
+		return RequestRate{}, false
+	}
+	rr := RequestRate{Requests: reqs, Per: time.Duration(span) * unit}
+	if len(fields) == 2 {
+		w, ok := parseVisitTime(fields[1])
+		if !ok {
+			return RequestRate{}, false
+		}
+		rr.Window = w
+	}
+	return rr, true
+}
+
+// VisitTime is an extended-standard Visit-time: the daily window, in UTC,
+// in which a robot may crawl (seed 001: "2300-0430" is 23:00 to 04:30 GMT).
+// From and To are offsets from midnight; a window with To before From runs
+// past midnight.
+type VisitTime struct {
+	From, To time.Duration
+}
+
+// IsZero reports whether v is the zero window (none given).
+func (v VisitTime) IsZero() bool { return v == VisitTime{} }
+
+// Contains reports whether t falls inside the window.
+func (v VisitTime) Contains(t time.Time) bool {
+	t = t.UTC()
+	d := time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute + time.Duration(t.Second())*time.Second
+	if v.From <= v.To {
+		return v.From <= d && d < v.To
+	}
+	return d >= v.From || d < v.To
+}
+
+// VisitTime returns the group's first Visit-time, and false when there is
+// none or it does not parse.
+func (g Group) VisitTime() (VisitTime, bool) {
+	v, ok := g.first(syntax.VisitTime)
+	if !ok {
+		return VisitTime{}, false
+	}
+	return parseVisitTime(strings.TrimSpace(v))
+}
+
+// parseVisitTime reads "HHMM-HHMM" (also "HH:MM-HH:MM").
+func parseVisitTime(v string) (VisitTime, bool) {
+	a, b, ok := strings.Cut(v, "-")
+	if !ok {
+		return VisitTime{}, false
+	}
+	from, ok1 := parseClock(a)
+	to, ok2 := parseClock(b)
+	if !ok1 || !ok2 {
+		return VisitTime{}, false
+	}
+	return VisitTime{From: from, To: to}, true
+}
+
+func parseClock(s string) (time.Duration, bool) {
+	s = strings.Replace(s, ":", "", 1)
+	if len(s) != 4 {
+		return 0, false
+	}
+	for i := 0; i < 4; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	h := int(s[0]-'0')*10 + int(s[1]-'0')
+	m := int(s[2]-'0')*10 + int(s[3]-'0')
+	if h > 24 || m > 59 || h == 24 && m != 0 {
+		return 0, false
+	}
+	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute, true
+}
+
+// RobotVersion returns the group's first Robot-version value ("1.0" or
+// "2.0" in the extended standard, seed 000).
+func (g Group) RobotVersion() (string, bool) { return g.first(syntax.RobotVersion) }

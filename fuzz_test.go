@@ -1,0 +1,74 @@
+package robots_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/syntax"
+)
+
+// FuzzDecide checks the compiled matcher against refDecide, and Parse
+// against Compile(syntax.Parse), under every profile. It also checks that
+// nothing panics.
+func FuzzDecide(f *testing.F) {
+	for _, c := range fuzzSeeds {
+		f.Add([]byte(c.robots), c.agent, c.url)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, agent, url string) {
+		for _, p := range robots.Profiles() {
+			r := robots.Parse(src, p)
+			d := r.Decide(agent, url)
+			if got := r.Allowed(agent, url); got != d.Allowed {
+				t.Fatalf("[%v] Allowed = %v, Decide.Allowed = %v", p, got, d.Allowed)
+			}
+			wantAllowed, wantLine := refDecide(src, p, agent, url)
+			if d.Allowed != wantAllowed || d.Line != wantLine {
+				t.Fatalf("[%v] Decide(%q, %q) = (%v, line %d), reference says (%v, line %d)\nrobots.txt:\n%s",
+					p, agent, url, d.Allowed, d.Line, wantAllowed, wantLine, src)
+			}
+			if d2 := robots.Compile(syntax.Parse("", src), p).Decide(agent, url); d2 != d {
+				t.Fatalf("[%v] Compile decides %+v, Parse decides %+v", p, d2, d)
+			}
+		}
+	})
+}
+
+var fuzzSeeds = []struct{ robots, agent, url string }{
+	{"User-agent: *\nDisallow: /\nAllow: /a$\n", "FooBot", "http://x/a"},
+	{"user-agent: FooBot\ndisallow /x*y$\nallow: /x/index.html\n", "foobot", "/x/"},
+	{"\xEF\xBBUser-agent: *\rDisallow: /%e3%83%84\r\n", "x", "/ツ"},
+	{"User-agent: * foo\nUser-agent: Bar\nDisalow: /p\nDisallow:\nAllow: /p\n", "bar", "/p?q"},
+	{"Disallow: /\nUser-agent: a\nSitemap: /s\nUser-agent: b\nDisallow: /b*\n\nUser-agent: a\nAllow: /b/c$", "A", "//h/b/c"},
+	{"User-agent: *\nDisallow: /%7Ejoe\nAllow: /robots.txt\nDisallow: /*.gif$\n", "x", "/~joe/a.gif"},
+}
+
+// TestDecideRandom runs the same comparison as FuzzDecide over generated
+// files, so that `go test` exercises it without -fuzz.
+func TestDecideRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	keys := []string{"User-agent", "user-agent", "Allow", "Disallow", "disalow", "Sitemap", "Crawl-delay", "useragent", "foo"}
+	vals := []string{"*", "FooBot", "foobot", "Bar-Bot", "* x", "/", "", "/a", "/a*", "/a$", "/*b", "/a/index.html", "/%61", "/%7e", "/ä", "*", "$", "/a*b$"}
+	seps := []string{": ", ":", " ", " : "}
+	eols := []string{"\n", "\r\n", "\r", "\n\n"}
+	paths := []string{"/", "/a", "/ab", "/a/", "/a/index.html", "/b", "/%61", "/a", "/~", "/ä", "/robots.txt", "?a", "/a$", "/a*b"}
+	agents := []string{"FooBot", "foobot", "Bar-Bot", "Baz", "", "*"}
+	for n := 0; n < 3000; n++ {
+		var b []byte
+		for i := rng.IntN(8); i >= 0; i-- {
+			b = append(b, keys[rng.IntN(len(keys))]...)
+			b = append(b, seps[rng.IntN(len(seps))]...)
+			b = append(b, vals[rng.IntN(len(vals))]...)
+			b = append(b, eols[rng.IntN(len(eols))]...)
+		}
+		agent := agents[rng.IntN(len(agents))]
+		url := "http://example.com" + paths[rng.IntN(len(paths))]
+		for _, p := range robots.Profiles() {
+			d := robots.Parse(b, p).Decide(agent, url)
+			wa, wl := refDecide(b, p, agent, url)
+			if d.Allowed != wa || d.Line != wl {
+				t.Fatalf("[%v] Decide(%q, %q) = (%v, %d), reference (%v, %d)\n%q", p, agent, url, d.Allowed, d.Line, wa, wl, b)
+			}
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package robots_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// allowedImports is the layering of DESIGN.md: each package of the module
+// may import only the packages of the module listed here (lower layers).
+// A package missing from the map may import nothing of ours.
+var allowedImports = map[string][]string{
+	"internal/pattern":         {},
+	"syntax":                   {},
+	"":                         {"syntax", "internal/pattern"},
+	"cmd/robots":               {"", "syntax", "internal/pattern"},
+	"internal/tools/confcheck": {},
+}
+
+// forbiddenDeps lists packages, standard ones included, that a package must
+// not depend on even indirectly: the matcher never touches the network.
+var forbiddenDeps = map[string][]string{
+	"":                 {"net", "net/http"},
+	"syntax":           {"net", "net/http"},
+	"internal/pattern": {"net", "net/http"},
+}
+
+// TestLayering fails on any import between packages of this module that
+// the allowlist does not permit; it reads the graph from `go list`.
+func TestLayering(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const mod = "github.com/robotskit/robots"
+	rel := func(p string) (string, bool) {
+		if p == mod {
+			return "", true
+		}
+		r, ok := strings.CutPrefix(p, mod+"/")
+		return r, ok
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	seen := 0
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+			Deps       []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		from, _ := rel(p.ImportPath)
+		allowed, known := allowedImports[from]
+		if !known {
+			t.Errorf("package %q is not in the layering allowlist", p.ImportPath)
+			continue
+		}
+		seen++
+		for _, dep := range p.Deps {
+			for _, bad := range forbiddenDeps[from] {
+				if dep == bad {
+					t.Errorf("forbidden dependency: %q depends on %q", p.ImportPath, dep)
+				}
+			}
+		}
+		for _, imp := range p.Imports {
+			to, ours := rel(imp)
+			if !ours {
+				continue
+			}
+			ok := false
+			for _, a := range allowed {
+				ok = ok || a == to
+			}
+			if !ok {
+				t.Errorf("forbidden import: %q imports %q", p.ImportPath, imp)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("go list reported no packages")
+	}
+}
