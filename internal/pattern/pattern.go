@@ -130,10 +130,31 @@ var rfcClass = func() (t [128]uint8) {
 
 // NeedsRFC reports whether [AppendRFC] would change s.
 func NeedsRFC(s string, side Side) bool {
+	query := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x80 || c == '%' || rfcClass[c] == encode || side == Path && (c == '*' || c == '$') {
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			if s[i+1] != upper(s[i+1]) || s[i+2] != upper(s[i+2]) {
+				return true
+			}
+			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); d < 0x80 {
+				switch rfcClass[d] {
+				case unres, pcharOnly:
+					return true
+				case queryOnly:
+					if query {
+						return true
+					}
+				}
+			}
+			i += 2
+			continue
+		}
+		if c >= 0x80 || rfcClass[c] == encode || side == Path && (c == '*' || c == '$') {
 			return true
+		}
+		if c == '?' {
+			query = true
 		}
 	}
 	return false
