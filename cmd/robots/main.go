@@ -89,7 +89,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	err := cmd.run(e, args[1:])
 	var ue *usageError
-	var se *silentError
 	switch {
 	case err == nil:
 		return exitOK
@@ -97,8 +96,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitFinding
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.As(err, &se):
-		return exitError
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "robots %s: %s\nTry: robots %s -h\n", cmd.name, ue.msg, cmd.name)
 		return exitError
@@ -122,30 +119,27 @@ func printUsage(w io.Writer) {
 // newFlags returns a flag set for cmd that reports errors instead of exiting.
 func newFlags(e *env, cmd *command) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: robots %s %s\n\n%s.\n\nFlags:\n", cmd.name, cmd.usage, cmd.short)
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(io.Discard) // errors are reported by run, in one line
+	fs.Usage = func() {}
 	return fs
 }
 
-// parseFlags parses args, turning a flag error into a usageError (the flag
-// package has already printed it with the usage).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &silentError{}
+// parseFlags parses args: -h prints the command's usage, and a bad flag
+// becomes a one-line usageError.
+func parseFlags(e *env, cmd *command, fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(e.stderr, "Usage: robots %s %s\n\n%s.\n\nFlags:\n", cmd.name, cmd.usage, cmd.short)
+		fs.SetOutput(e.stderr)
+		fs.PrintDefaults()
+		return err
+	default:
+		return &usageError{msg: err.Error()}
 	}
-	return nil
 }
-
-// silentError is an error already reported to the user: exit 2, no message.
-type silentError struct{}
-
-func (*silentError) Error() string { return "" }
 
 // stringsFlag is a repeatable string flag.
 type stringsFlag []string

@@ -34,7 +34,7 @@ func runTest(e *env, args []string) error {
 	)
 	fs.Var(&profile, "profile", "read the file as `P`: "+profileNames())
 	fs.Var(&agents, "agent", "product `TOKEN` to test; repeat for a fallback chain (default *)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(e, testCmd, fs, args); err != nil {
 		return err
 	}
 	if *url != "" {
@@ -108,8 +108,8 @@ func profileNames() string {
 	return b.String()
 }
 
-// readLimited reads at most robots.MaxBytes of a file ("-" is standard
-// input): the matcher ignores the rest, so nothing more is read.
+// readLimited reads a robots.txt file ("-" is standard input) as a robot
+// does: at most robots.MaxBytes, without the line the limit cuts.
 func readLimited(e *env, name string) ([]byte, error) {
 	var r io.Reader
 	if name == "-" {
@@ -122,7 +122,8 @@ func readLimited(e *env, name string) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	return io.ReadAll(io.LimitReader(r, robots.MaxBytes))
+	body, _, err := robots.Read(r)
+	return body, err
 }
 
 // maxCaseLine bounds one line of -jsonl input.
