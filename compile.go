@@ -2,9 +2,9 @@ package robots
 
 import (
 	"bytes"
-	"cmp"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/robotskit/robots/internal/pattern"
@@ -24,8 +24,8 @@ const MaxBytes = 500 << 10
 // that robot ignores them (the lint package reports them). Parse copies what
 // it keeps of src; the rules hold no reference to it.
 func Parse(src []byte, p Profile) *Rules {
-	var b builder
-	b.init(p, len(src))
+	b := newBuilder(p)
+	defer b.release()
 	var s syntax.Scanner
 	text := unsafe.String(unsafe.SliceData(src), len(src)) // read only during Parse
 	s.Init(text)
@@ -40,8 +40,8 @@ func Parse(src []byte, p Profile) *Rules {
 // Compile(syntax.Parse(name, src), p) and Parse(src, p) make the same rules.
 func Compile(f *syntax.File, p Profile) *Rules {
 	text := f.String()
-	var b builder
-	b.init(p, len(text))
+	b := newBuilder(p)
+	defer b.release()
 	for i := range f.Lines {
 		b.line(text, &f.Lines[i])
 	}
@@ -62,26 +62,48 @@ type rule struct {
 	prio   int32 // octets of the normalised pattern (RFC 9309 §2.2.2)
 	line   int32
 	flags  uint8
+	lit    uint16 // octets before the first '*' (patterns with one)
 }
 
-// ruleset is a range of Rules.rules sorted so that the first rule that
-// matches decides: longest pattern first, Allow before Disallow on equal
-// length (RFC 9309 §2.2.2; google/robotstxt), then file order (the
-// reference library keeps the first of equal matches).
+// ruleset is the rules that apply to one agent, in Rules.rules[lo:hi].
+//
+// Each part of it is sorted in decision order: longest pattern first, Allow
+// before Disallow on equal length (RFC 9309 §2.2.2; google/robotstxt), then
+// file order (the reference library keeps the first of equal matches), so
+// the first rule of a part that matches is that part's best. The parts:
+// rules[lo:wild] may match any path; then come buckets of rules that begin
+// with "/" and a literal octet c, which can only match paths whose second
+// octet is c. bits has bit c set for each bucket, and the bucket of c is
+// Rules.offs[offs+k : offs+k+2] where k counts the set bits below c. Small
+// sets are not indexed: all their rules are in the first part.
 type ruleset struct {
-	lo, hi uint32
+	lo, wild, hi uint32
+	offs         uint32
+	bits         [4]uint64
 }
 
-func sortRules(rs []rule) {
-	slices.SortFunc(rs, func(a, b rule) int {
-		if c := cmp.Compare(b.prio, a.prio); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.flags&ruleAllow, a.flags&ruleAllow); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.line, b.line)
-	})
+// indexMin is the smallest ruleset worth indexing by octet.
+const indexMin = 8
+
+// better reports whether a decides over b: longer pattern, then Allow,
+// then earlier line.
+func better(a, b *rule) bool {
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	if a.flags&ruleAllow != b.flags&ruleAllow {
+		return a.flags&ruleAllow != 0
+	}
+	return a.line < b.line
+}
+
+// bucketOf returns 1+c for a pattern "/c…" whose c is a literal octet, and
+// 0 for a pattern that may match paths of any second octet.
+func bucketOf(p string) uint64 {
+	if len(p) < 2 || p[0] != '/' || p[1] == '*' || p[1] == '$' && len(p) == 2 {
+		return 0
+	}
+	return 1 + uint64(p[1])
 }
 
 // agentEntry maps a lower-cased product token to the ruleset of the groups
@@ -134,12 +156,42 @@ type builder struct {
 	agents  []span // raw tokens as written, per group (agLo:agHi)
 	exts    []ext
 	inRules bool // the current group has had a rule
+
+	// scratch for finish
+	tg     []tokGroup
+	gs     []int32
+	keys   []uint64
+	sorted []rule
+	sets   []ruleset
+	offs   []uint32
+	ents   []agentEntry
+	gset   []int32
 }
 
-func (b *builder) init(p Profile, n int) {
-	b.profile = p
-	b.sem = p.semantics()
-	b.arena = make([]byte, 0, n/2+16)
+type tokGroup struct {
+	tok   span
+	group int32
+}
+
+// Builders are pooled: their slices are scratch space that Parse would
+// otherwise grow again for every file.
+var builderPool = sync.Pool{New: func() any { return new(builder) }}
+
+func newBuilder(p Profile) *builder {
+	b := builderPool.Get().(*builder)
+	b.profile, b.sem, b.inRules = p, p.semantics(), false
+	b.arena, b.raw, b.groups, b.agents, b.exts = b.arena[:0], b.raw[:0], b.groups[:0], b.agents[:0], b.exts[:0]
+	b.tg, b.gs, b.keys, b.sorted = b.tg[:0], b.gs[:0], b.keys[:0], b.sorted[:0]
+	b.sets, b.offs, b.ents, b.gset = b.sets[:0], b.offs[:0], b.ents[:0], b.gset[:0]
+	return b
+}
+
+// release returns b to the pool unless it grew too large to keep.
+func (b *builder) release() {
+	if cap(b.arena) > 1<<20 || cap(b.raw) > 1<<16 || cap(b.sorted) > 1<<16 {
+		return
+	}
+	builderPool.Put(b)
 }
 
 func (b *builder) str(s string) span {
@@ -237,7 +289,7 @@ func (b *builder) rule(val string, line int32, allow bool) {
 	if allow {
 		flags |= ruleAllow
 	}
-	b.raw = append(b.raw, rule{off: uint32(off), n: uint32(len(pat)), prio: int32(len(pat)), line: line, flags: flags | kindOf(pat)})
+	b.raw = append(b.raw, rule{off: uint32(off), n: uint32(len(pat)), prio: int32(len(pat)), line: line, flags: flags | kindOf(pat), lit: litLen(pat)})
 	if allow && b.sem.indexHTML {
 		// google/robotstxt HandleAllow: "Allow: /d/index.html" also allows
 		// "/d/" exactly, as the pattern "/d/$", with that pattern's length.
@@ -247,7 +299,7 @@ func (b *builder) rule(val string, line int32, allow bool) {
 			b.arena = append(b.arena, '$')
 			n := i + 2
 			b.raw = append(b.raw, rule{off: uint32(o2), n: uint32(n), prio: int32(n), line: line,
-				flags: ruleAllow | ruleIndex | kindOf(b.arena[o2:])})
+				flags: ruleAllow | ruleIndex | kindOf(b.arena[o2:]), lit: litLen(b.arena[o2:])})
 		}
 	}
 }
@@ -261,6 +313,15 @@ func lastSlash(p []byte) int {
 		}
 	}
 	return -1
+}
+
+// litLen returns the length of p before its first '*' (at most 65535).
+func litLen(p []byte) uint16 {
+	n := bytes.IndexByte(p, '*')
+	if n < 0 {
+		n = len(p)
+	}
+	return uint16(min(n, 0xFFFF))
 }
 
 func kindOf(p []byte) uint8 {
@@ -279,11 +340,6 @@ func (b *builder) finish() *Rules {
 	r := &Rules{profile: b.profile, global: -1, globalGroup: -1}
 
 	// Lower-cased product tokens, with the group that names each.
-	type tokGroup struct {
-		tok   span
-		group int32
-	}
-	var tg []tokGroup
 	for gi := range b.groups {
 		g := &b.groups[gi]
 		for _, a := range b.agents[g.agLo:g.agHi] {
@@ -293,72 +349,116 @@ func (b *builder) finish() *Rules {
 			}
 			t := b.str(productToken(v))
 			lowerASCII(b.arena[t.off : t.off+t.n])
-			tg = append(tg, tokGroup{t, int32(gi)})
+			b.tg = append(b.tg, tokGroup{t, int32(gi)})
 		}
 	}
-	slices.SortStableFunc(tg, func(x, y tokGroup) int { return strings.Compare(b.view(x.tok), b.view(y.tok)) })
+	slices.SortStableFunc(b.tg, func(x, y tokGroup) int { return strings.Compare(b.view(x.tok), b.view(y.tok)) })
 
 	// Rulesets: one per distinct token, merging every group that names it
-	// (RFC 9309 §2.2.1), and one merging the "*" groups. A group named by a
-	// single token keeps one ruleset however many tokens share it.
-	var sorted []rule
-	groupSet := make([]int32, len(b.groups))
-	for i := range groupSet {
-		groupSet[i] = -1
+	// (RFC 9309 §2.2.1), and one merging the "*" groups. A group named alone
+	// by several tokens gets one ruleset.
+	for range b.groups {
+		b.gset = append(b.gset, -1)
 	}
-	addSet := func(gs []int32) int32 {
-		if len(gs) == 1 && groupSet[gs[0]] >= 0 {
-			return groupSet[gs[0]]
-		}
-		lo := len(sorted)
-		for _, gi := range gs {
-			g := &b.groups[gi]
-			sorted = append(sorted, b.raw[g.ruleLo:g.ruleHi]...)
-		}
-		sortRules(sorted[lo:])
-		r.sets = append(r.sets, ruleset{uint32(lo), uint32(len(sorted))})
-		id := int32(len(r.sets) - 1)
-		if len(gs) == 1 {
-			groupSet[gs[0]] = id
-		}
-		return id
-	}
-	var gs []int32
-	for i := 0; i < len(tg); {
-		gs = gs[:0]
+	for i := 0; i < len(b.tg); {
+		b.gs = b.gs[:0]
 		j := i
-		for ; j < len(tg) && b.view(tg[j].tok) == b.view(tg[i].tok); j++ {
-			if len(gs) == 0 || gs[len(gs)-1] != tg[j].group {
-				gs = append(gs, tg[j].group)
+		for ; j < len(b.tg) && b.view(b.tg[j].tok) == b.view(b.tg[i].tok); j++ {
+			if len(b.gs) == 0 || b.gs[len(b.gs)-1] != b.tg[j].group {
+				b.gs = append(b.gs, b.tg[j].group)
 			}
 		}
-		r.agents = append(r.agents, agentEntry{off: tg[i].tok.off, n: tg[i].tok.n, set: addSet(gs), group: gs[0]})
+		b.ents = append(b.ents, agentEntry{off: b.tg[i].tok.off, n: b.tg[i].tok.n, set: b.addSet(b.gs), group: b.gs[0]})
 		i = j
 	}
-	gs = gs[:0]
+	b.gs = b.gs[:0]
 	for gi := range b.groups {
 		if b.groups[gi].global {
-			gs = append(gs, int32(gi))
+			b.gs = append(b.gs, int32(gi))
 		}
 	}
-	if len(gs) > 0 {
-		r.global = addSet(gs)
-		r.globalGroup = gs[0]
+	if len(b.gs) > 0 {
+		r.global = b.addSet(b.gs)
+		r.globalGroup = b.gs[0]
 	}
 
-	r.rules = slices.Clip(sorted)
+	// Copy out exactly sized slices; the scratch goes back to the pool.
+	r.rules = slices.Clone(b.sorted)
+	r.sets = slices.Clone(b.sets)
+	r.offs = slices.Clone(b.offs)
+	r.agents = slices.Clone(b.ents)
 	r.groups = make([]groupInfo, len(b.groups))
 	for i, g := range b.groups {
 		r.groups[i] = groupInfo{line: g.line, global: g.global, agLo: g.agLo, agHi: g.agHi,
 			extLo: g.extLo, extHi: g.extHi, rules: g.ruleHi - g.ruleLo}
 	}
-	r.agentSpans = slices.Clip(b.agents)
-	r.exts = slices.Clip(b.exts)
-	r.agents = slices.Clip(r.agents)
-	r.sets = slices.Clip(r.sets)
-	arena := slices.Clip(b.arena)
-	r.text = unsafe.String(unsafe.SliceData(arena), len(arena))
+	r.agentSpans = slices.Clone(b.agents)
+	r.exts = slices.Clone(b.exts)
+	r.text = string(b.arena)
 	return r
+}
+
+// addSet adds the ruleset of the merged groups gs and returns its index.
+func (b *builder) addSet(gs []int32) int32 {
+	if len(gs) == 1 && b.gset[gs[0]] >= 0 {
+		return b.gset[gs[0]]
+	}
+	n := 0
+	for _, gi := range gs {
+		n += int(b.groups[gi].ruleHi - b.groups[gi].ruleLo)
+	}
+	index := n >= indexMin
+	// One sort puts every rule in place: bucket, then decision order. The
+	// key is bucket (9 bits) | longest first (16) | Allow first (1) |
+	// position in file order (32). Patterns are shorter than 2^16 octets:
+	// a line is cut at 16,663 bytes and escaping at most triples it.
+	b.keys = b.keys[:0]
+	base := len(b.raw)
+	b.raw = slices.Grow(b.raw, n)
+	for _, gi := range gs {
+		g := &b.groups[gi]
+		b.raw = append(b.raw, b.raw[g.ruleLo:g.ruleHi]...)
+	}
+	rules := b.raw[base:]
+	for i := range rules {
+		ru := &rules[i]
+		var bucket uint64
+		if index {
+			bucket = bucketOf(b.view(span{ru.off, ru.n}))
+		}
+		allowLast := uint64(1)
+		if ru.flags&ruleAllow != 0 {
+			allowLast = 0
+		}
+		b.keys = append(b.keys, bucket<<49|uint64(0xFFFF-ru.prio)<<33|allowLast<<32|uint64(i))
+	}
+	slices.Sort(b.keys)
+
+	lo := uint32(len(b.sorted))
+	set := ruleset{lo: lo, wild: lo + uint32(n), hi: lo + uint32(n), offs: uint32(len(b.offs))}
+	last := uint64(0)
+	for k, key := range b.keys {
+		if bucket := key >> 49; bucket != last {
+			if last == 0 {
+				set.wild = lo + uint32(k)
+			}
+			c := bucket - 1
+			set.bits[c>>6] |= 1 << (c & 63)
+			b.offs = append(b.offs, lo+uint32(k))
+			last = bucket
+		}
+		b.sorted = append(b.sorted, rules[uint32(key)])
+	}
+	if last != 0 {
+		b.offs = append(b.offs, set.hi)
+	}
+	b.raw = b.raw[:base]
+	b.sets = append(b.sets, set)
+	id := int32(len(b.sets) - 1)
+	if len(gs) == 1 {
+		b.gset[gs[0]] = id
+	}
+	return id
 }
 
 func lowerASCII(b []byte) {

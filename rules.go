@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"math/bits"
 	"strings"
 	"unsafe"
 
@@ -18,6 +19,7 @@ type Rules struct {
 	text        string // every string the rules keep: patterns, tokens, values
 	rules       []rule // rulesets, each sorted for first-match
 	sets        []ruleset
+	offs        []uint32     // bucket starts of indexed rulesets
 	agents      []agentEntry // sorted by lower-cased token
 	global      int32        // ruleset of the "*" groups, or -1
 	globalGroup int32        // first "*" group, or -1
@@ -49,7 +51,7 @@ func (r *Rules) Allowed(agent, url string) bool {
 	if !ok {
 		return true
 	}
-	i := r.first(r.sets[set], path)
+	i := r.first(&r.sets[set], path)
 	if i < 0 {
 		return true
 	}
@@ -109,12 +111,42 @@ func compareFold(s, t string) int {
 	return 0
 }
 
-// first returns the index of the first rule of set that matches path, or
-// -1. Rulesets are sorted so that the first match decides.
-func (r *Rules) first(set ruleset, path string) int {
-	rules := r.rules[set.lo:set.hi]
-	for i := range rules {
-		ru := &rules[i]
+// first returns the index of the rule of set that decides for path, or -1
+// when none matches: the better of the first match among the rules that may
+// match any path and the first match in the bucket of path's second octet.
+func (r *Rules) first(set *ruleset, path string) int {
+	best := r.scan(set.lo, set.wild, path, nil)
+	if set.wild == set.hi || len(path) < 2 || path[0] != '/' {
+		return best
+	}
+	c := path[1]
+	w := set.bits[c>>6]
+	if w&(1<<(c&63)) == 0 {
+		return best
+	}
+	k := bits.OnesCount64(w & (1<<(c&63) - 1))
+	for i := 0; i < int(c>>6); i++ {
+		k += bits.OnesCount64(set.bits[i])
+	}
+	o := int(set.offs) + k
+	var bound *rule
+	if best >= 0 {
+		bound = &r.rules[best]
+	}
+	if j := r.scan(r.offs[o], r.offs[o+1], path, bound); j >= 0 {
+		return j
+	}
+	return best
+}
+
+// scan returns the index of the first rule of rules[lo:hi] that matches
+// path, or -1. It stops early at a rule that does not decide over bound.
+func (r *Rules) scan(lo, hi uint32, path string, bound *rule) int {
+	for i := lo; i < hi; i++ {
+		ru := &r.rules[i]
+		if bound != nil && !better(ru, bound) {
+			return -1
+		}
 		p := r.text[ru.off : ru.off+ru.n]
 		var ok bool
 		switch {
@@ -123,10 +155,13 @@ func (r *Rules) first(set ruleset, path string) int {
 		case ru.flags&ruleExact != 0:
 			ok = path == p[:len(p)-1]
 		default:
-			ok = pattern.Match(path, p)
+			// Most wildcard rules fail on the literal text before their
+			// first '*'; test that inline first.
+			lit := p[:ru.lit]
+			ok = len(path) >= len(lit) && path[:len(lit)] == lit && pattern.Match(path, p)
 		}
 		if ok {
-			return int(set.lo) + i
+			return int(i)
 		}
 	}
 	return -1
@@ -137,7 +172,18 @@ func (r *Rules) first(set ruleset, path string) int {
 // the path is implicitly allowed.
 func (r *Rules) path(url string, buf []byte) (path string, ok bool) {
 	sem := r.profile.semantics()
-	path = PathOf(url)
+	path, slash := pathOf(url)
+	if slash {
+		// "?q" stands for "/?q": build it in buf when it fits.
+		if len(path) < len(buf) {
+			buf[0] = '/'
+			n := copy(buf[1:], path)
+			path = unsafe.String(&buf[0], n+1)
+			buf = buf[n+1:]
+		} else {
+			path = "/" + path
+		}
+	}
 	if sem.cPath {
 		if i := strings.IndexByte(path, 0); i >= 0 {
 			path = path[:i]
@@ -165,11 +211,21 @@ func (r *Rules) path(url string, buf []byte) (path string, ok bool) {
 // (RFC 9309 §2.2.2; google/robotstxt GetPathParamsQuery). url may also be a
 // path.
 func PathOf(url string) string {
+	p, slash := pathOf(url)
+	if slash {
+		return "/" + p
+	}
+	return p
+}
+
+// pathOf is PathOf without building a string: slash reports that the
+// result needs a "/" in front of p.
+func pathOf(url string) (p string, slash bool) {
 	start := 0
 	if strings.HasPrefix(url, "//") {
 		start = 2 // a network-path reference: the authority follows
 	}
-	early := indexAnyFrom(url, start, "/?;")
+	early := indexPathStart(url, start)
 	proto := strings.Index(url[start:], "://")
 	if proto >= 0 {
 		proto += start
@@ -182,30 +238,28 @@ func PathOf(url string) string {
 	} else {
 		proto += 3
 	}
-	p := indexAnyFrom(url, proto, "/?;")
-	if p < 0 {
-		return "/"
+	i := indexPathStart(url, proto)
+	if i < 0 {
+		return "/", false
 	}
 	end := len(url)
 	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
 		h += start
-		if h < p {
-			return "/"
+		if h < i {
+			return "/", false
 		}
 		end = h
 	}
-	if url[p] != '/' {
-		return "/" + url[p:end]
-	}
-	return url[p:end]
+	return url[i:end], url[i] != '/'
 }
 
-func indexAnyFrom(s string, from int, chars string) int {
-	if from > len(s) {
-		return -1
-	}
-	if i := strings.IndexAny(s[from:], chars); i >= 0 {
-		return from + i
+// indexPathStart returns the index of the first '/', '?' or ';' of s at or
+// after from, or -1.
+func indexPathStart(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == ';' {
+			return i
+		}
 	}
 	return -1
 }
@@ -292,7 +346,7 @@ func (r *Rules) DecideChain(agents []string, url string) Decision {
 		d.Allowed, d.Reason = true, RobotsTxt
 		return d
 	}
-	i := r.first(r.sets[set], path)
+	i := r.first(&r.sets[set], path)
 	if i < 0 {
 		d.Allowed, d.Reason = true, NoMatch
 		return d
