@@ -83,11 +83,13 @@ func runTest(e *env, args []string) error {
 func explain(f *syntax.File, d robots.Decision) string {
 	switch d.Reason {
 	case robots.Matched:
-		value := d.Pattern
+		// The rule as written, misspelt key and all.
+		key, value := d.Rule.String(), d.Pattern
 		if d.Line-1 < len(f.Lines) {
-			value = f.Text(f.Lines[d.Line-1].Value)
+			l := &f.Lines[d.Line-1]
+			key, value = f.Text(l.Key), f.Text(l.Value)
 		}
-		return fmt.Sprintf("line %d: %s: %s", d.Line, d.Rule, value)
+		return fmt.Sprintf("line %d: %s: %s", d.Line, key, value)
 	case robots.NoMatch:
 		return fmt.Sprintf("no rule matches in the group at line %d", d.Group)
 	case robots.RobotsTxt:

@@ -1,0 +1,30 @@
+package robots_test
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/syntax"
+)
+
+// TestReadmeExample keeps the README's library example true.
+func TestReadmeExample(t *testing.T) {
+	body, err := os.ReadFile("testdata/example-robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := robots.Parse(body, robots.Google)
+	if !rules.Allowed("ExampleBot", "https://example.com/press/") {
+		t.Error("/press/ disallowed, want allowed")
+	}
+	d := rules.Decide("ExampleBot", "https://example.com/private/x")
+	if d.Allowed || d.Line != 4 || d.Rule != syntax.Disallow || d.Pattern != "/private/" {
+		t.Errorf("Decide = %+v, want disallowed by line 4 Disallow /private/", d)
+	}
+	g, _ := rules.Group("ExampleBot")
+	if delay, ok := g.CrawlDelay(); delay != 2*time.Second || !ok {
+		t.Errorf("CrawlDelay = %v, %v; want 2s, true", delay, ok)
+	}
+}
