@@ -48,14 +48,20 @@ var fuzzSeeds = []struct{ robots, agent, url string }{
 func TestDecideRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	keys := []string{"User-agent", "user-agent", "Allow", "Disallow", "disalow", "Sitemap", "Crawl-delay", "useragent", "foo"}
-	vals := []string{"*", "FooBot", "foobot", "Bar-Bot", "* x", "/", "", "/a", "/a*", "/a$", "/*b", "/a/index.html", "/%61", "/%7e", "/ä", "*", "$", "/a*b$"}
+	vals := []string{"*", "FooBot", "foobot", "Bar-Bot", "* x", "/", "", "/a", "/a*", "/a$", "/*b", "/a/index.html", "/%61", "/%7e", "/ä", "*", "$", "/a*b$",
+		"/b/", "/ba", "/b*a$", "/$", "b", "/?", "/*?x", "/a?x=1", "/ab$", "/bb"}
 	seps := []string{": ", ":", " ", " : "}
 	eols := []string{"\n", "\r\n", "\r", "\n\n"}
-	paths := []string{"/", "/a", "/ab", "/a/", "/a/index.html", "/b", "/%61", "/a", "/~", "/ä", "/robots.txt", "?a", "/a$", "/a*b"}
+	paths := []string{"/", "/a", "/ab", "/a/", "/a/index.html", "/b", "/%61", "/a", "/~", "/ä", "/robots.txt", "?a", "/a$", "/a*b",
+		"/b/a", "/ba", "/bb?x", "/a?x=1", "/a?y", "/ab"}
 	agents := []string{"FooBot", "foobot", "Bar-Bot", "Baz", "", "*"}
-	for n := 0; n < 3000; n++ {
+	for n := 0; n < 6000; n++ {
 		var b []byte
-		for i := rng.IntN(8); i >= 0; i-- {
+		lines := rng.IntN(8)
+		if n%2 == 0 {
+			lines = 10 + rng.IntN(60) // large rulesets take the indexed path
+		}
+		for i := lines; i >= 0; i-- {
 			b = append(b, keys[rng.IntN(len(keys))]...)
 			b = append(b, seps[rng.IntN(len(seps))]...)
 			b = append(b, vals[rng.IntN(len(vals))]...)
