@@ -63,6 +63,30 @@ type rule struct {
 	line   int32
 	flags  uint8
 	lit    uint16 // octets before the first '*' (patterns with one)
+	sig    uint32 // for patterns with '*': signature of their literal octets
+}
+
+// signature sets bit c&31 for every octet c of s: a path whose signature
+// lacks a bit of a pattern's cannot contain all of the pattern's octets.
+func signature(s string) uint32 {
+	var sig uint32
+	for i := 0; i < len(s); i++ {
+		sig |= 1 << (s[i] & 31)
+	}
+	return sig
+}
+
+// patternSig is signature over a pattern's literal octets: '*' and a final
+// '$' are operators, not octets the path must hold.
+func patternSig(p []byte) uint32 {
+	var sig uint32
+	for i, c := range p {
+		if c == '*' || c == '$' && i == len(p)-1 {
+			continue
+		}
+		sig |= 1 << (c & 31)
+	}
+	return sig
 }
 
 // ruleset is the rules that apply to one agent, in Rules.rules[lo:hi].
@@ -289,7 +313,7 @@ func (b *builder) rule(val string, line int32, allow bool) {
 	if allow {
 		flags |= ruleAllow
 	}
-	b.raw = append(b.raw, rule{off: uint32(off), n: uint32(len(pat)), prio: int32(len(pat)), line: line, flags: flags | kindOf(pat), lit: litLen(pat)})
+	b.raw = append(b.raw, rule{off: uint32(off), n: uint32(len(pat)), prio: int32(len(pat)), line: line, flags: flags | kindOf(pat), lit: litLen(pat), sig: patternSig(pat)})
 	if allow && b.sem.indexHTML {
 		// google/robotstxt HandleAllow: "Allow: /d/index.html" also allows
 		// "/d/" exactly, as the pattern "/d/$", with that pattern's length.
@@ -299,7 +323,7 @@ func (b *builder) rule(val string, line int32, allow bool) {
 			b.arena = append(b.arena, '$')
 			n := i + 2
 			b.raw = append(b.raw, rule{off: uint32(o2), n: uint32(n), prio: int32(n), line: line,
-				flags: ruleAllow | ruleIndex | kindOf(b.arena[o2:]), lit: litLen(b.arena[o2:])})
+				flags: ruleAllow | ruleIndex | kindOf(b.arena[o2:]), lit: litLen(b.arena[o2:]), sig: patternSig(b.arena[o2:])})
 		}
 	}
 }

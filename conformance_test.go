@@ -114,3 +114,42 @@ func check(t *testing.T, c conformanceCase, src []byte, p robots.Profile, want b
 	}
 	return ok
 }
+
+// TestPathOfConformance checks PathOf against every get_path_params_query
+// expectation of robots_test.cc, and the matcher's escaping against every
+// escape_pattern one (google-other-cases.jsonl).
+func TestPathOfConformance(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "conformance", "google-other-cases.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	paths := 0
+	for sc.Scan() {
+		var c struct {
+			ID       string          `json:"id"`
+			Kind     string          `json:"kind"`
+			Input    string          `json:"input"`
+			Expected json.RawMessage `json:"expected"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Kind != "get_path_params_query" {
+			continue
+		}
+		paths++
+		var want string
+		if err := json.Unmarshal(c.Expected, &want); err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		if got := robots.PathOf(c.Input); got != want {
+			t.Errorf("%s: PathOf(%q) = %q, want %q", c.ID, c.Input, got, want)
+		}
+	}
+	if paths != 19 {
+		t.Errorf("%d get_path_params_query rows, want 19", paths)
+	}
+}

@@ -141,7 +141,11 @@ func (r *Rules) first(set *ruleset, path string) int {
 
 // scan returns the index of the first rule of rules[lo:hi] that matches
 // path, or -1. It stops early at a rule that does not decide over bound.
+// Cheap tests reject most rules before a full comparison: a literal rule's
+// last octet, a wildcard rule's literal prefix and octet signature.
 func (r *Rules) scan(lo, hi uint32, path string, bound *rule) int {
+	var sig uint32
+	sigDone := false
 	for i := lo; i < hi; i++ {
 		ru := &r.rules[i]
 		if bound != nil && !better(ru, bound) {
@@ -151,14 +155,18 @@ func (r *Rules) scan(lo, hi uint32, path string, bound *rule) int {
 		var ok bool
 		switch {
 		case ru.flags&ruleLiteral != 0:
-			ok = len(path) >= len(p) && path[:len(p)] == p
+			ok = len(path) >= len(p) && (len(p) == 0 || path[len(p)-1] == p[len(p)-1]) && path[:len(p)] == p
 		case ru.flags&ruleExact != 0:
 			ok = path == p[:len(p)-1]
 		default:
-			// Most wildcard rules fail on the literal text before their
-			// first '*'; test that inline first.
 			lit := p[:ru.lit]
-			ok = len(path) >= len(lit) && path[:len(lit)] == lit && pattern.Match(path, p)
+			if len(path) < len(lit) || path[:len(lit)] != lit {
+				continue
+			}
+			if !sigDone {
+				sig, sigDone = signature(path), true
+			}
+			ok = ru.sig&^sig == 0 && pattern.Match(path, p)
 		}
 		if ok {
 			return int(i)
@@ -225,18 +233,11 @@ func pathOf(url string) (p string, slash bool) {
 	if strings.HasPrefix(url, "//") {
 		start = 2 // a network-path reference: the authority follows
 	}
-	early := indexPathStart(url, start)
-	proto := strings.Index(url[start:], "://")
-	if proto >= 0 {
-		proto += start
-	}
-	if early >= 0 && (proto < 0 || early < proto) {
-		proto = -1 // a "://" after the path started is part of the path
-	}
-	if proto < 0 {
-		proto = start
-	} else {
-		proto += 3
+	// A "://" ends the scheme only if it comes before the first '/', '?'
+	// or ';'; since it holds a '/', that first one is its own.
+	proto := start
+	if e := indexPathStart(url, start); e > start && url[e] == '/' && url[e-1] == ':' && e+1 < len(url) && url[e+1] == '/' {
+		proto = e + 2
 	}
 	i := indexPathStart(url, proto)
 	if i < 0 {
