@@ -53,7 +53,6 @@ const (
 	ruleAllow   = 1 << iota
 	ruleLiteral // no '*' and no final '$': a prefix test
 	ruleExact   // no '*', final '$': an equality test
-	ruleIndex   // made by Google's index.html rule
 )
 
 // rule is one compiled Allow or Disallow. Its pattern is text[off:off+n].
@@ -154,7 +153,6 @@ type groupInfo struct {
 	global       bool
 	agLo, agHi   uint32
 	extLo, extHi uint32
-	rules        uint32 // number of rules, index.html variants included
 }
 
 // span is a string in Rules.text.
@@ -323,7 +321,7 @@ func (b *builder) rule(val string, line int32, allow bool) {
 			b.arena = append(b.arena, '$')
 			n := i + 2
 			b.raw = append(b.raw, rule{off: uint32(o2), n: uint32(n), prio: int32(n), line: line,
-				flags: ruleAllow | ruleIndex | kindOf(b.arena[o2:]), lit: litLen(b.arena[o2:]), sig: patternSig(b.arena[o2:])})
+				flags: ruleAllow | kindOf(b.arena[o2:]), lit: litLen(b.arena[o2:]), sig: patternSig(b.arena[o2:])})
 		}
 	}
 }
@@ -414,7 +412,7 @@ func (b *builder) finish() *Rules {
 	r.groups = make([]groupInfo, len(b.groups))
 	for i, g := range b.groups {
 		r.groups[i] = groupInfo{line: g.line, global: g.global, agLo: g.agLo, agHi: g.agHi,
-			extLo: g.extLo, extHi: g.extHi, rules: g.ruleHi - g.ruleLo}
+			extLo: g.extLo, extHi: g.extHi}
 	}
 	r.agentSpans = slices.Clone(b.agents)
 	r.exts = slices.Clone(b.exts)
