@@ -88,6 +88,11 @@ func patternSig(p []byte) uint32 {
 	return sig
 }
 
+// allows reports whether ru, as the deciding rule, allows: an Allow does,
+// and so does a rule whose pattern is empty, since a match of length 0
+// decides nothing (google/robotstxt disallow() compares priorities > 0).
+func (ru *rule) allows() bool { return ru.flags&ruleAllow != 0 || ru.prio == 0 }
+
 // ruleset is the rules that apply to one agent, in Rules.rules[lo:hi].
 //
 // Each part of it is sorted in decision order: longest pattern first, Allow

@@ -55,8 +55,7 @@ func (r *Rules) Allowed(agent, url string) bool {
 	if i < 0 {
 		return true
 	}
-	ru := &r.rules[i]
-	return ru.flags&ruleAllow != 0 || ru.prio == 0
+	return r.rules[i].allows()
 }
 
 // lookup returns the ruleset and first group for agent: those of the groups
@@ -353,7 +352,7 @@ func (r *Rules) DecideChain(agents []string, url string) Decision {
 		return d
 	}
 	ru := &r.rules[i]
-	d.Allowed = ru.flags&ruleAllow != 0 || ru.prio == 0
+	d.Allowed = ru.allows()
 	d.Line = int(ru.line)
 	d.Rule = syntax.Disallow
 	if ru.flags&ruleAllow != 0 {

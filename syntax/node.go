@@ -1,7 +1,5 @@
 package syntax
 
-import "strings"
-
 // File is a parsed robots.txt file. It keeps every byte of its input:
 // [File.Bytes] returns the input unchanged.
 type File struct {
@@ -105,23 +103,7 @@ func (f Field) String() string {
 
 // LookupField returns the field whose canonical name equals key, ignoring
 // ASCII case, and Unknown when there is none. It accepts no misspelling.
-func LookupField(key string) Field {
-	for f := UserAgent; f < numFields; f++ {
-		if strings.EqualFold(key, fieldNames[f]) && isASCII(key) {
-			return f
-		}
-	}
-	return Unknown
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+func LookupField(key string) Field { return exactField(key) }
 
 // Flags records irregularities of a line that some robots forgive and
 // others do not. Profiles decide; the tree only records.
