@@ -125,3 +125,25 @@ func TestExtensionValues(t *testing.T) {
 		}
 	}
 }
+
+// The zero Rules and a nil *Rules allow everything and hold nothing, as the
+// Rules doc comment promises.
+func TestZeroRules(t *testing.T) {
+	for name, r := range map[string]*robots.Rules{"zero": new(robots.Rules), "nil": nil} {
+		if !r.Allowed("Googlebot", "https://example.com/x") {
+			t.Errorf("%s: Allowed = false", name)
+		}
+		if d := r.Decide("Googlebot", "/x"); !d.Allowed || d.Reason != robots.NoGroup {
+			t.Errorf("%s: Decide = %+v, want allowed, no-group", name, d)
+		}
+		if _, ok := r.Group("Googlebot"); ok {
+			t.Errorf("%s: Group found", name)
+		}
+		if len(r.Sitemaps()) != 0 || len(r.Extensions()) != 0 || len(r.CleanParams()) != 0 {
+			t.Errorf("%s: extensions in empty rules", name)
+		}
+		if _, ok := r.Host(); ok {
+			t.Errorf("%s: Host found", name)
+		}
+	}
+}

@@ -16,13 +16,14 @@ import (
 // allocate when the URL's path is ASCII.
 type Rules struct {
 	profile     Profile
-	text        string // every string the rules keep: patterns, tokens, values
-	rules       []rule // rulesets, each sorted for first-match
+	sem         *semantics // nil in the zero Rules
+	text        string     // every string the rules keep: patterns, tokens, values
+	rules       []rule     // rulesets, each sorted for first-match
 	sets        []ruleset
 	offs        []uint32     // bucket starts of indexed rulesets
 	agents      []agentEntry // sorted by lower-cased token
-	global      int32        // ruleset of the "*" groups, or -1
-	globalGroup int32        // first "*" group, or -1
+	global      int32        // 1 + ruleset of the "*" groups; 0: none
+	globalGroup int32        // 1 + first "*" group; 0: none
 	groups      []groupInfo
 	agentSpans  []span // User-agent values as written
 	exts        []ext
@@ -46,16 +47,26 @@ func (r *Rules) Allowed(agent, url string) bool {
 	if set < 0 {
 		return true
 	}
+	path, slash := pathOf(url, r.sem.cPath)
+	if slash || r.sem.rfcEncoding {
+		return r.allowedBuf(set, url)
+	}
+	if r.sem.robotsTxtAllowed && isRobotsTxt(path) {
+		return true
+	}
+	return r.allowedPath(set, path)
+}
+
+// allowedBuf is Allowed for a URL whose path must be built.
+func (r *Rules) allowedBuf(set int32, url string) bool {
 	var buf [256]byte
 	path, ok := r.path(url, buf[:])
-	if !ok {
-		return true
-	}
+	return !ok || r.allowedPath(set, path)
+}
+
+func (r *Rules) allowedPath(set int32, path string) bool {
 	i := r.first(&r.sets[set], path)
-	if i < 0 {
-		return true
-	}
-	return r.rules[i].allows()
+	return i < 0 || r.rules[i].allows()
 }
 
 // lookup returns the ruleset and first group for agent: those of the groups
@@ -64,16 +75,27 @@ func (r *Rules) lookup(agent string) (set, group int32) {
 	if e := r.find(agent); e != nil {
 		return e.set, e.group
 	}
-	return r.global, r.globalGroup
+	return r.global - 1, r.globalGroup - 1
 }
 
 // find returns the entry of the token equal to agent ignoring ASCII case.
+// Entries are sorted by token; their keys order them by the first 8 octets,
+// so most steps of the search compare two integers.
 func (r *Rules) find(agent string) *agentEntry {
+	k := foldKey(agent)
 	lo, hi := 0, len(r.agents)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		e := &r.agents[m]
-		c := compareFold(agent, r.text[e.off:e.off+e.n])
+		c := 0
+		switch {
+		case k < e.key:
+			c = -1
+		case k > e.key:
+			c = 1
+		default:
+			c = compareFold(agent, r.text[e.off:e.off+e.n])
+		}
 		if c == 0 {
 			return e
 		}
@@ -84,6 +106,26 @@ func (r *Rules) find(agent string) *agentEntry {
 		}
 	}
 	return nil
+}
+
+// foldKey returns the first 8 octets of s, lower-cased as ASCII, as a
+// big-endian number: keys order strings as their first 8 octets do.
+func foldKey(s string) uint64 {
+	var k uint64
+	if len(s) >= 8 {
+		k = uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+			uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+	} else {
+		for i := 0; i < len(s); i++ {
+			k |= uint64(s[i]) << (56 - 8*i)
+		}
+	}
+	// Set bit 5 of every octet in 'A'..'Z', eight at a time: bit 7 of
+	// low7+0x3F is set for octets >= 'A', of low7+0x25 for octets > 'Z'.
+	const ones = 0x0101010101010101
+	low7 := k & (0x7F * ones)
+	upper := (low7 + 0x3F*ones) &^ (low7 + 0x25*ones) &^ k & (0x80 * ones)
+	return k | upper>>2
 }
 
 // compareFold compares s, lower-cased as ASCII, with t (already lower case).
@@ -114,7 +156,8 @@ func compareFold(s, t string) int {
 // when none matches: the better of the first match among the rules that may
 // match any path and the first match in the bucket of path's second octet.
 func (r *Rules) first(set *ruleset, path string) int {
-	best := r.scan(set.lo, set.wild, path, nil)
+	ph := load8(path)
+	best := r.scan(set.lo, set.wild, path, ph, nil)
 	if set.wild == set.hi || len(path) < 2 || path[0] != '/' {
 		return best
 	}
@@ -132,7 +175,7 @@ func (r *Rules) first(set *ruleset, path string) int {
 	if best >= 0 {
 		bound = &r.rules[best]
 	}
-	if j := r.scan(r.offs[o], r.offs[o+1], path, bound); j >= 0 {
+	if j := r.scan(r.offs[o], r.offs[o+1], path, ph, bound); j >= 0 {
 		return j
 	}
 	return best
@@ -140,36 +183,48 @@ func (r *Rules) first(set *ruleset, path string) int {
 
 // scan returns the index of the first rule of rules[lo:hi] that matches
 // path, or -1. It stops early at a rule that does not decide over bound.
-// Cheap tests reject most rules before a full comparison: a literal rule's
-// last octet, a wildcard rule's literal prefix and octet signature.
-func (r *Rules) scan(lo, hi uint32, path string, bound *rule) int {
+// Cheap tests reject most rules before text is read: the head of the
+// rule's literal prefix against ph, the first octets of path (load8), then
+// a wildcard rule's octet signature.
+func (r *Rules) scan(lo, hi uint32, path string, ph uint64, bound *rule) int {
+	rs := r.rules[lo:hi]
+	bn := -1 // rules shorter than the bound cannot decide over it
+	if bound != nil {
+		bn = int(bound.n)
+	}
 	var sig uint32
 	sigDone := false
-	for i := lo; i < hi; i++ {
-		ru := &r.rules[i]
-		if bound != nil && !better(ru, bound) {
+	for i := range rs {
+		ru := &rs[i]
+		if int(ru.n) <= bn && (int(ru.n) < bn || !better(ru, bound)) {
 			return -1
 		}
-		p := r.text[ru.off : ru.off+ru.n]
-		var ok bool
+		if ph&headMask[ru.flags>>ruleHeadShift] != ru.head {
+			continue
+		}
+		n := int(ru.n)
 		switch {
 		case ru.flags&ruleLiteral != 0:
-			ok = len(path) >= len(p) && (len(p) == 0 || path[len(p)-1] == p[len(p)-1]) && path[:len(p)] == p
+			if len(path) < n || n > 8 && path[8:n] != r.text[int(ru.off)+8:int(ru.off)+n] {
+				continue
+			}
 		case ru.flags&ruleExact != 0:
-			ok = path == p[:len(p)-1]
+			if len(path) != n-1 || n > 9 && path[8:] != r.text[int(ru.off)+8:int(ru.off)+n-1] {
+				continue
+			}
 		default:
-			lit := p[:ru.lit]
-			if len(path) < len(lit) || path[:len(lit)] != lit {
+			lit := int(ru.lit)
+			if len(path) < lit || lit > 8 && path[8:lit] != r.text[int(ru.off)+8:int(ru.off)+lit] {
 				continue
 			}
 			if !sigDone {
 				sig, sigDone = signature(path), true
 			}
-			ok = ru.sig&^sig == 0 && pattern.Match(path, p)
+			if ru.sig&^sig != 0 || !pattern.Match(path, r.text[ru.off:int(ru.off)+n]) {
+				continue
+			}
 		}
-		if ok {
-			return int(i)
-		}
+		return int(lo) + i
 	}
 	return -1
 }
@@ -178,8 +233,8 @@ func (r *Rules) scan(lo, hi uint32, path string, bound *rule) int {
 // as the profile wants, using buf when it has to build it. ok is false when
 // the path is implicitly allowed.
 func (r *Rules) path(url string, buf []byte) (path string, ok bool) {
-	sem := r.profile.semantics()
-	path, slash := pathOf(url)
+	sem := r.sem
+	path, slash := pathOf(url, sem.cPath)
 	if slash {
 		// "?q" stands for "/?q": build it in buf when it fits.
 		if len(path) < len(buf) {
@@ -191,19 +246,8 @@ func (r *Rules) path(url string, buf []byte) (path string, ok bool) {
 			path = "/" + path
 		}
 	}
-	if sem.cPath {
-		if i := strings.IndexByte(path, 0); i >= 0 {
-			path = path[:i]
-		}
-	}
-	if sem.robotsTxtAllowed {
-		p := path
-		if i := strings.IndexByte(p, '?'); i >= 0 {
-			p = p[:i]
-		}
-		if p == "/robots.txt" {
-			return "", false
-		}
+	if sem.robotsTxtAllowed && isRobotsTxt(path) {
+		return "", false
 	}
 	if sem.rfcEncoding && pattern.NeedsRFC(path, pattern.Path) {
 		b := pattern.AppendRFC(buf[:0], path, pattern.Path)
@@ -212,13 +256,21 @@ func (r *Rules) path(url string, buf []byte) (path string, ok bool) {
 	return path, true
 }
 
+// isRobotsTxt reports whether path, without its query, is /robots.txt.
+func isRobotsTxt(path string) bool {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	return path == "/robots.txt"
+}
+
 // PathOf returns the path, parameters and query of url: what robots.txt
 // rules are compared with. The scheme, authority and fragment are dropped
 // and nothing is decoded or re-encoded; a URL without a path gives "/"
 // (RFC 9309 §2.2.2; google/robotstxt GetPathParamsQuery). url may also be a
 // path.
 func PathOf(url string) string {
-	p, slash := pathOf(url)
+	p, slash := pathOf(url, false)
 	if slash {
 		return "/" + p
 	}
@@ -226,42 +278,82 @@ func PathOf(url string) string {
 }
 
 // pathOf is PathOf without building a string: slash reports that the
-// result needs a "/" in front of p.
-func pathOf(url string) (p string, slash bool) {
+// result needs a "/" in front of p. With nul, the path also ends at a NUL
+// octet.
+func pathOf(url string, nul bool) (p string, slash bool) {
 	start := 0
 	if strings.HasPrefix(url, "//") {
 		start = 2 // a network-path reference: the authority follows
 	}
 	// A "://" ends the scheme only if it comes before the first '/', '?'
-	// or ';'; since it holds a '/', that first one is its own.
-	proto := start
-	if e := indexPathStart(url, start); e > start && url[e] == '/' && url[e-1] == ':' && e+1 < len(url) && url[e+1] == '/' {
-		proto = e + 2
+	// or ';'; since it holds a '/', that first one is its own. A '#' before
+	// the path starts the fragment: the path is empty.
+	i := indexDelim(url, start)
+	if i > start && url[i] == '/' && url[i-1] == ':' && i+1 < len(url) && url[i+1] == '/' {
+		i = indexDelim(url, i+2)
 	}
-	i := indexPathStart(url, proto)
-	if i < 0 {
+	if i < 0 || url[i] == '#' {
 		return "/", false
 	}
-	end := len(url)
-	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
-		h += start
-		if h < i {
-			return "/", false
-		}
-		end = h
-	}
+	end := indexEnd(url, i, nul)
 	return url[i:end], url[i] != '/'
 }
 
-// indexPathStart returns the index of the first '/', '?' or ';' of s at or
-// after from, or -1.
-func indexPathStart(s string, from int) int {
-	for i := from; i < len(s); i++ {
-		if c := s[i]; c == '/' || c == '?' || c == ';' {
+// The scans below test eight octets at a time. zeros(v) has the high bit
+// set in the lowest zero octet of v (and maybe in octets above it, never
+// below), so its lowest set bit locates the first match.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+func zeros(v uint64) uint64 { return (v - lsb) &^ v & msb }
+
+// load64 returns s[i:i+8] as a little-endian number.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// indexDelim returns the index of the first '/', '?', ';' or '#' of s at
+// or after from, or -1.
+func indexDelim(s string, from int) int {
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		v := load64(s, i)
+		if m := zeros(v^'/'*lsb) | zeros(v^'?'*lsb) | zeros(v^';'*lsb) | zeros(v^'#'*lsb); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == ';' || c == '#' {
 			return i
 		}
 	}
 	return -1
+}
+
+// indexEnd returns the index of the first '#' of s at or after from, or of
+// the first NUL if that comes first and nul is set, or len(s).
+func indexEnd(s string, from int, nul bool) int {
+	var z uint64 // all ones to look for NUL, else 0 (matching no octet)
+	if !nul {
+		z = ^uint64(0)
+	}
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		v := load64(s, i)
+		if m := zeros(v^'#'*lsb) | zeros(v|z); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '#' || c == 0 && nul {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // Decision explains a verdict: which rule decided and which group it came
@@ -328,7 +420,7 @@ func (r *Rules) DecideChain(agents []string, url string) Decision {
 	if r == nil {
 		return Decision{Allowed: true, Reason: NoGroup}
 	}
-	set, group := r.global, r.globalGroup
+	set, group := r.global-1, r.globalGroup-1
 	global := true
 	for _, a := range agents {
 		if e := r.find(a); e != nil {
@@ -358,7 +450,7 @@ func (r *Rules) DecideChain(agents []string, url string) Decision {
 	if ru.flags&ruleAllow != 0 {
 		d.Rule = syntax.Allow
 	}
-	d.Pattern = r.text[ru.off : ru.off+ru.n]
+	d.Pattern = r.text[ru.off : ru.off+uint32(ru.n)]
 	d.Reason = Matched
 	return d
 }

@@ -1,0 +1,98 @@
+package robots
+
+import (
+	"strings"
+	"testing"
+)
+
+// foldKey lower-cases eight octets at once; compare it with the obvious
+// octet-by-octet version for every octet in every position.
+func TestFoldKey(t *testing.T) {
+	slow := func(s string) uint64 {
+		var k uint64
+		for i := 0; i < 8; i++ {
+			k <<= 8
+			if i < len(s) {
+				c := s[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				k |= uint64(c)
+			}
+		}
+		return k
+	}
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 9; pos++ {
+			for _, base := range []string{"GoogleBot-Image", "ab", "", "ZZZZZZZZ"} {
+				b := []byte(base + strings.Repeat("Q", 9))[:max(len(base), pos+1)]
+				b[pos] = byte(c)
+				s := string(b)
+				if got, want := foldKey(s), slow(s); got != want {
+					t.Fatalf("foldKey(%q) = %#x, want %#x", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// load8 and headMask: the first k octets of a string, whatever its length.
+func TestLoad8(t *testing.T) {
+	s := "/abcdefghij"
+	for n := 0; n <= len(s); n++ {
+		v := load8(s[:n])
+		for k := 0; k <= 8; k++ {
+			want := uint64(0)
+			for i := min(k, n) - 1; i >= 0; i-- {
+				want = want<<8 | uint64(s[i])
+			}
+			if got := v & headMask[k]; got != want {
+				t.Errorf("load8(%q)&headMask[%d] = %#x, want %#x", s[:n], k, got, want)
+			}
+		}
+	}
+}
+
+// indexDelim and indexEnd scan eight octets at a time; compare them with
+// octet-by-octet scans for every octet value at every position and offset.
+func TestIndexScans(t *testing.T) {
+	slowDelim := func(s string, from int) int {
+		for i := from; i < len(s); i++ {
+			if strings.IndexByte("/?;#", s[i]) >= 0 {
+				return i
+			}
+		}
+		return -1
+	}
+	slowEnd := func(s string, from int, nul bool) int {
+		for i := from; i < len(s); i++ {
+			if s[i] == '#' || nul && s[i] == 0 {
+				return i
+			}
+		}
+		return len(s)
+	}
+	base := []byte("abcdefghijklmnopqrstuvwxyz0123")
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < len(base); pos++ {
+			b := append([]byte(nil), base...)
+			b[pos] = byte(c)
+			if pos+3 < len(b) {
+				b[pos+3] = '#' // a later match must not win
+			}
+			s := string(b)
+			for from := 0; from < 10; from++ {
+				for n := from; n <= len(s); n += 7 {
+					if got, want := indexDelim(s[:n], from), slowDelim(s[:n], from); got != want {
+						t.Fatalf("indexDelim(%q, %d) = %d, want %d", s[:n], from, got, want)
+					}
+					for _, nul := range []bool{false, true} {
+						if got, want := indexEnd(s[:n], from, nul), slowEnd(s[:n], from, nul); got != want {
+							t.Fatalf("indexEnd(%q, %d, %v) = %d, want %d", s[:n], from, nul, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
