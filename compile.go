@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/robotskit/robots/internal/octets"
 	"github.com/robotskit/robots/internal/pattern"
 	"github.com/robotskit/robots/syntax"
 )
@@ -71,30 +72,60 @@ type rule struct {
 	n     uint16 // a line is cut at 16,663 bytes; escaping at most triples it
 	lit   uint16 // octets of the literal prefix: before the first '*' or a final '$'
 	line  int32
-	sig   uint32 // for patterns with '*': signature of their literal octets
+	sig   uint32 // patterns with '*' only: signature of their literal octets
 	flags uint8
 }
 
-// newRule compiles the normalised pattern p in one pass: its kind, literal
-// prefix, signature and head.
-func newRule(p []byte, off int, line int32, allow bool) rule {
-	ru := rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line}
-	lit, kind := len(p), uint8(ruleLiteral)
+// newRule compiles the pattern p in one pass: its kind, literal prefix,
+// signature and head. raw reports whether p holds a '%' or a non-ASCII
+// octet: octets that Google's normalisation may rewrite; a pattern without
+// them is already in Google's form.
+func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
+	ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line}
+	m := len(p) // octets before a final '$'
+	exact := m > 0 && p[m-1] == '$'
+	if exact {
+		m--
+	}
+	// One pass, eight octets at a time, for the first '*', any '%' and
+	// any non-ASCII octet.
+	star := -1
+	var or, pct uint64
+	i := 0
+	for ; i+8 <= m; i += 8 {
+		v := octets.Load(p, i)
+		or |= v
+		pct |= octets.Eq(v, '%')
+		if s := octets.Eq(v, '*'); s != 0 && star < 0 {
+			star = i + octets.First(s)
+		}
+	}
+	for ; i < m; i++ {
+		c := p[i]
+		or |= uint64(c)
+		if c == '%' {
+			pct = 1
+		}
+		if c == '*' && star < 0 {
+			star = i
+		}
+	}
+	// Only wildcard patterns use a signature: of their literal octets, not
+	// the '*' operators.
 	var sig uint32
-	for i, c := range p {
-		if c == '*' {
-			if kind != 0 {
-				lit, kind = i, 0
+	if star >= 0 {
+		for i := 0; i < m; i++ {
+			if c := p[i]; c != '*' {
+				sig |= 1 << (c & 31)
 			}
-			continue
 		}
-		if c == '$' && i == len(p)-1 {
-			if kind != 0 {
-				lit, kind = i, ruleExact
-			}
-			continue
-		}
-		sig |= 1 << (c & 31)
+	}
+	lit, kind := len(p), uint8(ruleLiteral)
+	switch {
+	case star >= 0:
+		lit, kind = star, 0
+	case exact:
+		lit, kind = m, ruleExact
 	}
 	ru.lit, ru.sig = uint16(min(lit, 0xFFFF)), sig
 	h := min(lit, 8)
@@ -103,7 +134,7 @@ func newRule(p []byte, off int, line int32, allow bool) rule {
 	if allow {
 		ru.flags |= ruleAllow
 	}
-	return ru
+	return ru, or&(0x80*octets.Ones) != 0 || pct != 0
 }
 
 // load8 returns up to the first 8 octets of p, little-endian, zero-padded.
@@ -280,6 +311,12 @@ func (b *builder) view(s span) string {
 	return unsafe.String(unsafe.SliceData(b.arena[s.off:]), int(s.n))
 }
 
+// tail returns the arena from off as a string, without copying; valid
+// until the arena next grows.
+func (b *builder) tail(off int) string {
+	return unsafe.String(unsafe.SliceData(b.arena[off:]), len(b.arena)-off)
+}
+
 func (b *builder) line(text string, l *syntax.Line) {
 	if l.Kind != syntax.DirectiveLine {
 		return
@@ -353,13 +390,19 @@ func isTokenChar(c byte) bool {
 
 func (b *builder) rule(val string, line int32, allow bool) {
 	off := len(b.arena)
-	if b.sem.rfcEncoding {
+	ru, raw := newRule(val, off, line, allow)
+	switch {
+	case b.sem.rfcEncoding:
 		b.arena = pattern.AppendRFC(b.arena, val, pattern.Rule)
-	} else {
+		ru, _ = newRule(b.tail(off), off, line, allow)
+	case raw:
 		b.arena = pattern.AppendGoogle(b.arena, val)
+		ru, _ = newRule(b.tail(off), off, line, allow)
+	default:
+		b.arena = append(b.arena, val...) // already in Google's form
 	}
+	b.raw = append(b.raw, ru)
 	pat := b.arena[off:]
-	b.raw = append(b.raw, newRule(pat, off, line, allow))
 	if allow && b.sem.indexHTML {
 		// google/robotstxt HandleAllow: "Allow: /d/index.html" also allows
 		// "/d/" exactly, as the pattern "/d/$", with that pattern's length.
@@ -367,7 +410,8 @@ func (b *builder) rule(val string, line int32, allow bool) {
 			o2 := len(b.arena)
 			b.arena = append(b.arena, b.arena[off:off+i+1]...)
 			b.arena = append(b.arena, '$')
-			b.raw = append(b.raw, newRule(b.arena[o2:], o2, line, true))
+			ru, _ := newRule(b.tail(o2), o2, line, true)
+			b.raw = append(b.raw, ru)
 		}
 	}
 }

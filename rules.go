@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/robotskit/robots/internal/octets"
 	"github.com/robotskit/robots/internal/pattern"
 	"github.com/robotskit/robots/syntax"
 )
@@ -299,31 +300,14 @@ func pathOf(url string, nul bool) (p string, slash bool) {
 	return url[i:end], url[i] != '/'
 }
 
-// The scans below test eight octets at a time. zeros(v) has the high bit
-// set in the lowest zero octet of v (and maybe in octets above it, never
-// below), so its lowest set bit locates the first match.
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-func zeros(v uint64) uint64 { return (v - lsb) &^ v & msb }
-
-// load64 returns s[i:i+8] as a little-endian number.
-func load64(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // indexDelim returns the index of the first '/', '?', ';' or '#' of s at
 // or after from, or -1.
 func indexDelim(s string, from int) int {
 	i := from
 	for ; i+8 <= len(s); i += 8 {
-		v := load64(s, i)
-		if m := zeros(v^'/'*lsb) | zeros(v^'?'*lsb) | zeros(v^';'*lsb) | zeros(v^'#'*lsb); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+		v := octets.Load(s, i)
+		if m := octets.Eq(v, '/') | octets.Eq(v, '?') | octets.Eq(v, ';') | octets.Eq(v, '#'); m != 0 {
+			return i + octets.First(m)
 		}
 	}
 	for ; i < len(s); i++ {
@@ -337,15 +321,15 @@ func indexDelim(s string, from int) int {
 // indexEnd returns the index of the first '#' of s at or after from, or of
 // the first NUL if that comes first and nul is set, or len(s).
 func indexEnd(s string, from int, nul bool) int {
-	var z uint64 // all ones to look for NUL, else 0 (matching no octet)
+	var z uint64 // all ones when not looking for NUL: no octet of v|z is 0
 	if !nul {
 		z = ^uint64(0)
 	}
 	i := from
 	for ; i+8 <= len(s); i += 8 {
-		v := load64(s, i)
-		if m := zeros(v^'#'*lsb) | zeros(v|z); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+		v := octets.Load(s, i)
+		if m := octets.Eq(v, '#') | octets.Eq(v|z, 0); m != 0 {
+			return i + octets.First(m)
 		}
 	}
 	for ; i < len(s); i++ {

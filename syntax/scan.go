@@ -1,6 +1,10 @@
 package syntax
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/robotskit/robots/internal/octets"
+)
 
 // A Scanner reads a robots.txt body line by line without building a tree.
 // It is what [Parse] uses, exposed so that a compiler can read a body
@@ -10,12 +14,10 @@ import "strings"
 //
 // The zero Scanner is empty; call [Scanner.Init] before use.
 type Scanner struct {
-	src    string
-	off    int // start of the next line
-	line   int // number of the last line returned
-	bom    int // length of the skipped byte order mark
-	nextLF int // offset of the next '\n' at or after off, or len(src)
-	nextCR int // offset of the next '\r' at or after off, or len(src)
+	src  string
+	off  int // start of the next line
+	line int // number of the last line returned
+	bom  int // length of the skipped byte order mark
 }
 
 // Init makes s read src from its start. It skips a UTF-8 byte order mark
@@ -26,7 +28,7 @@ func (s *Scanner) Init(src string) (bom string) {
 	for n < 3 && n < len(src) && src[n] == "\xEF\xBB\xBF"[n] {
 		n++
 	}
-	*s = Scanner{src: src, off: n, bom: n, nextLF: -1, nextCR: -1}
+	*s = Scanner{src: src, off: n, bom: n}
 	return src[:n]
 }
 
@@ -36,21 +38,12 @@ func (s *Scanner) Scan(l *Line) bool {
 	if start >= len(s.src) {
 		return false
 	}
-	if s.nextLF < start {
-		s.nextLF = next(s.src, start, '\n')
-	}
-	if s.nextCR < start {
-		s.nextCR = next(s.src, start, '\r')
-	}
-	end, eol := s.nextLF, 1
-	switch {
-	case s.nextCR < end:
-		end = s.nextCR
-		if end+1 < len(s.src) && s.src[end+1] == '\n' {
+	end, eol := indexEOL(s.src, start), 0
+	if end < len(s.src) {
+		eol = 1
+		if s.src[end] == '\r' && end+1 < len(s.src) && s.src[end+1] == '\n' {
 			eol = 2
 		}
-	case end == len(s.src):
-		eol = 0
 	}
 	s.line++
 	s.off = end + eol
@@ -63,11 +56,54 @@ func (s *Scanner) Scan(l *Line) bool {
 	return true
 }
 
-func next(src string, from int, c byte) int {
-	if i := strings.IndexByte(src[from:], c); i >= 0 {
-		return from + i
+// indexEOL returns the offset of the first '\n' or '\r' of src at or
+// after from, or len(src).
+func indexEOL(src string, from int) int {
+	i := from
+	for ; i+8 <= len(src); i += 8 {
+		v := octets.Load(src, i)
+		if m := octets.Eq(v, '\n') | octets.Eq(v, '\r'); m != 0 {
+			return i + octets.First(m)
+		}
+	}
+	for ; i < len(src); i++ {
+		if c := src[i]; c == '\n' || c == '\r' {
+			return i
+		}
 	}
 	return len(src)
+}
+
+// indexMarks returns the offset of the first NUL or '#' of src[from:to]
+// (or to), and of the first ':' before it (or -1).
+func indexMarks(src string, from, to int) (stop, colon int) {
+	colon = -1
+	i := from
+	for ; i+8 <= to; i += 8 {
+		v := octets.Load(src, i)
+		m := octets.Eq(v, 0) | octets.Eq(v, '#')
+		if colon < 0 {
+			// Only a ':' before the stop counts; the masks mark their
+			// first octets exactly.
+			if c := octets.Eq(v, ':'); c != 0 && (m == 0 || octets.First(c) < octets.First(m)) {
+				colon = i + octets.First(c)
+			}
+		}
+		if m != 0 {
+			return i + octets.First(m), colon
+		}
+	}
+	for ; i < to; i++ {
+		switch src[i] {
+		case 0, '#':
+			return i, colon
+		case ':':
+			if colon < 0 {
+				colon = i
+			}
+		}
+	}
+	return to, colon
 }
 
 // isSpace reports whether c is white space as C's isspace sees it in the C
@@ -90,13 +126,17 @@ func tokenize(src string, start, end, line, lineStart int, l *Line) {
 		read = start + MaxLineLen
 		l.Flags |= TooLong
 	}
-	if i := strings.IndexByte(src[start:read], 0); i >= 0 {
-		read = start + i
+	// The line is read up to a NUL; its body ends at the first '#' before
+	// that, which starts the comment.
+	body, colon := indexMarks(src, start, read)
+	if body < read && src[body] == 0 {
+		read = body
 		l.Flags |= NUL
-	}
-	body := read
-	if i := strings.IndexByte(src[start:read], '#'); i >= 0 {
-		body = start + i
+	} else if body < read {
+		if i := strings.IndexByte(src[body:read], 0); i >= 0 { // a NUL ends the comment too
+			read = body + i
+			l.Flags |= NUL
+		}
 		l.Comment = span(body, read)
 	}
 	a, b := start, body
@@ -118,8 +158,8 @@ func tokenize(src string, start, end, line, lineStart int, l *Line) {
 	// <key>[ \t]*:[ \t]*<value>, or Google's <key>[ \t]+<value> when the
 	// line holds exactly two words.
 	var ke, vs int
-	if i := strings.IndexByte(src[a:b], ':'); i >= 0 {
-		ke, vs = a+i, a+i+1
+	if colon >= 0 {
+		ke, vs = colon, colon+1
 	} else {
 		i := strings.IndexAny(src[a:b], " \t")
 		if i < 0 {
@@ -215,10 +255,44 @@ func exactField(k string) Field {
 	default:
 		return Unknown
 	}
-	if equalFold(k, fieldNames[f]) {
+	if equalLower(k, lowerNames[f]) {
 		return f
 	}
 	return Unknown
+}
+
+// lowerNames holds fieldNames in lower case.
+var lowerNames = func() (l [numFields]string) {
+	for i, n := range fieldNames {
+		l[i] = strings.ToLower(n)
+	}
+	return l
+}()
+
+// equalLower reports whether k equals name ignoring the case of k's ASCII
+// letters, where name is lower case and holds only letters, '-' and ' '.
+// In such a name, bit 6 marks the letters: k's octet at a letter may
+// differ from it in bit 5 (the case bit) only; elsewhere it must be equal.
+// It compares eight octets at a time where it can.
+func equalLower(k, name string) bool {
+	n := len(name)
+	if len(k) != n {
+		return false
+	}
+	if n >= 8 {
+		return foldWord(octets.Load(k, 0), octets.Load(name, 0)) &&
+			foldWord(octets.Load(k, n-8), octets.Load(name, n-8))
+	}
+	for i := 0; i < n; i++ {
+		if k[i]|name[i]&0x40>>1 != name[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func foldWord(k, name uint64) bool {
+	return k|name&(0x40*octets.Ones)>>1 == name
 }
 
 func lower(c byte) byte {
@@ -228,19 +302,6 @@ func lower(c byte) byte {
 	return c
 }
 
-// equalFold reports whether s and t are equal under ASCII case folding.
-func equalFold(s, t string) bool {
-	if len(s) != len(t) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if lower(s[i]) != lower(t[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && equalLower(s[:len(prefix)], prefix)
 }

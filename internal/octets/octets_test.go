@@ -1,0 +1,37 @@
+package octets
+
+import "testing"
+
+// Eq must mark the first occurrence exactly, whatever the octets around it
+// (the borrow of the subtraction may mark octets above, never below).
+func TestEqFirst(t *testing.T) {
+	vals := []byte{0, 1, 0x7F, 0x80, 0x81, 0xFE, 0xFF, '#', ':', '\n'}
+	for _, c := range []byte{0, '#', ':', '\n', 0xFF, 0x80} {
+		for pos := 0; pos < 8; pos++ {
+			for _, fill := range vals {
+				if fill == c {
+					continue
+				}
+				b := []byte{fill, fill, fill, fill, fill, fill, fill, fill}
+				b[pos] = c
+				for above := pos + 1; above < 8; above++ {
+					b[above] = c - 1 // a borrow-prone neighbour
+				}
+				s := string(b)
+				m := Eq(Load(s, 0), c)
+				if m == 0 || First(m) != pos {
+					t.Fatalf("Eq(%q, %#x): first = %d (mask %#x), want %d", s, c, First(m), m, pos)
+				}
+			}
+		}
+	}
+	if m := Eq(Load("abcdefgh", 0), '#'); m != 0 {
+		t.Errorf("Eq(abcdefgh, '#') = %#x, want 0", m)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	if got := Load("xx12345678", 2); got != 0x3837363534333231 {
+		t.Errorf("Load = %#x", got)
+	}
+}
