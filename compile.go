@@ -268,6 +268,7 @@ type builder struct {
 	gs    []int32 // merged groups of the planned sets
 	plans []setPlan
 	keys  []uint64
+	tmp   []uint64
 	offs  []uint32
 	ents  []agentEntry
 	gset  []int32
@@ -286,14 +287,14 @@ func newBuilder(p Profile) *builder {
 	b := builderPool.Get().(*builder)
 	b.profile, b.sem, b.inRules = p, p.semantics(), false
 	b.arena, b.raw, b.groups, b.agents, b.exts = b.arena[:0], b.raw[:0], b.groups[:0], b.agents[:0], b.exts[:0]
-	b.tg, b.gs, b.plans, b.keys = b.tg[:0], b.gs[:0], b.plans[:0], b.keys[:0]
+	b.tg, b.gs, b.plans, b.keys, b.tmp = b.tg[:0], b.gs[:0], b.plans[:0], b.keys[:0], b.tmp[:0]
 	b.offs, b.ents, b.gset = b.offs[:0], b.ents[:0], b.gset[:0]
 	return b
 }
 
 // release returns b to the pool unless it grew too large to keep.
 func (b *builder) release() {
-	if cap(b.arena) > 1<<20 || cap(b.raw) > 1<<16 || cap(b.keys) > 1<<16 {
+	if cap(b.arena) > 1<<20 || cap(b.raw) > 1<<16 || cap(b.keys) > 1<<16 || cap(b.tmp) > 1<<16 {
 		return
 	}
 	builderPool.Put(b)
@@ -564,7 +565,11 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 			b.keys = append(b.keys, bucket<<49|uint64(0xFFFF-ru.n)<<33|allowLast<<32|uint64(i))
 		}
 	}
-	slices.Sort(b.keys)
+	if len(b.keys) >= 128 {
+		b.sortBuckets() // linear in the rules, but a fixed cost per bucket
+	} else {
+		slices.Sort(b.keys)
+	}
 
 	set := ruleset{lo: lo, wild: lo + uint32(n), hi: lo + uint32(n), offs: uint32(len(b.offs))}
 	last := uint64(0)
@@ -584,6 +589,32 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 		b.offs = append(b.offs, set.hi)
 	}
 	return set
+}
+
+// sortBuckets sorts b.keys as slices.Sort would, in two steps: a counting
+// sort on the bucket (the top 9 bits), then a sort of each bucket, most of
+// which hold a few rules.
+func (b *builder) sortBuckets() {
+	var start [258]uint32 // start[c+1] counts, then starts, bucket c
+	for _, k := range b.keys {
+		start[k>>49+1]++
+	}
+	for c := 1; c < len(start); c++ {
+		start[c] += start[c-1]
+	}
+	b.tmp = slices.Grow(b.tmp[:0], len(b.keys))[:len(b.keys)]
+	next := start
+	for _, k := range b.keys {
+		c := k >> 49
+		b.tmp[next[c]] = k
+		next[c]++
+	}
+	b.keys, b.tmp = b.tmp, b.keys
+	for c := 0; c+1 < len(start); c++ {
+		if lo, hi := start[c], start[c+1]; hi-lo > 1 {
+			slices.Sort(b.keys[lo:hi])
+		}
+	}
 }
 
 func lowerASCII(b []byte) {

@@ -116,8 +116,11 @@ func isSpace(c byte) bool {
 // lineStart is the offset of column 1.
 func tokenize(src string, start, end, line, lineStart int, l *Line) {
 	*l = Line{}
-	pos := func(off int) Pos { return Pos{Offset: off, Line: line, Col: off - lineStart + 1} }
-	span := func(a, b int) Span { return Span{pos(a), pos(b)} }
+	// Positions on this line: column = offset - col0.
+	col0 := lineStart - 1
+	span := func(a, b int) Span {
+		return Span{Pos{Offset: a, Line: line, Col: a - col0}, Pos{Offset: b, Line: line, Col: b - col0}}
+	}
 	l.Span = span(start, end)
 
 	// Only the first MaxLineLen bytes are read, and only up to a NUL.
