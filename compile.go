@@ -49,32 +49,43 @@ func Compile(f *syntax.File, p Profile) *Rules {
 	return b.finish()
 }
 
-// Rule flags. The bits above ruleHeadShift hold how many octets of the
-// rule's head are significant (0 to 8).
+// A rule's flags: three bits of kind, then how many octets of its head are
+// significant (0 to 8), then its literal prefix's length, capped.
 const (
 	ruleAllow   = 1 << iota
 	ruleLiteral // no '*' and no final '$': a prefix test
 	ruleExact   // no '*', final '$': an equality test
 
 	ruleHeadShift = 3
+	ruleLitShift  = 7
+	// ruleLitMax caps the stored literal prefix length. Only wildcard rules
+	// use it, as a filter before the full match, so a shorter prefix test
+	// is still correct.
+	ruleLitMax = 1<<(16-ruleLitShift) - 1
 )
 
-// rule is one compiled Allow or Disallow. Its pattern is text[off:off+n];
-// its priority is n, the octets of the normalised pattern (RFC 9309
-// §2.2.2).
+// rule is one compiled Allow or Disallow, in 24 bytes. Its pattern is
+// text[off:off+n]; its priority is n, the octets of the normalised pattern
+// (RFC 9309 §2.2.2).
 //
 // head holds the first octets of the pattern's literal prefix (the octets
 // a matching path must start with), little-endian, so that most rules are
-// rejected without reading text: 32 bytes per rule, two to a cache line.
+// rejected without reading text.
 type rule struct {
 	head  uint64
 	off   uint32
 	n     uint16 // a line is cut at 16,663 bytes; escaping at most triples it
-	lit   uint16 // octets of the literal prefix: before the first '*' or a final '$'
+	flags uint16
 	line  int32
 	sig   uint32 // patterns with '*' only: signature of their literal octets
-	flags uint8
 }
+
+// lit returns the length of ru's literal prefix (before the first '*' or
+// a final '$'), at most ruleLitMax.
+func (ru *rule) lit() int { return int(ru.flags >> ruleLitShift) }
+
+// mask returns the mask of ru's significant head octets.
+func (ru *rule) mask() uint64 { return headMask[ru.flags>>ruleHeadShift&15] }
 
 // newRule compiles the pattern p in one pass: its kind, literal prefix,
 // signature and head. raw reports whether p holds a '%' or a non-ASCII
@@ -127,10 +138,10 @@ func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
 	case exact:
 		lit, kind = m, ruleExact
 	}
-	ru.lit, ru.sig = uint16(min(lit, 0xFFFF)), sig
+	ru.sig = sig
 	h := min(lit, 8)
 	ru.head = load8(p[:h])
-	ru.flags = kind | uint8(h)<<ruleHeadShift
+	ru.flags = uint16(kind) | uint16(h)<<ruleHeadShift | uint16(min(lit, ruleLitMax))<<ruleLitShift
 	if allow {
 		ru.flags |= ruleAllow
 	}
@@ -150,10 +161,9 @@ func load8[T string | []byte](p T) uint64 {
 	return v
 }
 
-// headMask[k] keeps the first k octets of a load8 value. It is indexed by
-// a rule's flags>>ruleHeadShift, which is at most 8; the table covers every
-// value of a shifted uint8 so that indexing needs no bounds check.
-var headMask = [256 >> ruleHeadShift]uint64{0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFF,
+// headMask[k] keeps the first k octets of a load8 value; k is at most 8,
+// and the table has 16 entries so that rule.mask needs no bounds check.
+var headMask = [16]uint64{0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFF,
 	0xFFFFFFFFFFFF, 0xFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF}
 
 // signature sets bit c&31 for every octet c of s: a path whose signature
@@ -534,7 +544,7 @@ func (b *builder) planSet(gsLo int) int32 {
 // never reports whether ru can match no path: every path starts with '/'
 // (RFC 9309 §2.2.2; PathOf), so a pattern whose literal prefix starts
 // with another octet ("https://…", "page.html") never matches.
-func (ru *rule) never() bool { return ru.lit > 0 && byte(ru.head) != '/' }
+func (ru *rule) never() bool { return ru.lit() > 0 && byte(ru.head) != '/' }
 
 // fillSet sorts the rules of the merged groups gs into dst, which starts at
 // lo in Rules.rules, and returns their ruleset.

@@ -3,6 +3,7 @@ package robots
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // foldKey lower-cases eight octets at once; compare it with the obvious
@@ -94,5 +95,34 @@ func TestIndexScans(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A wildcard rule stores its literal prefix length capped at ruleLitMax;
+// the cap only shortens a filter, so paths that differ past it must still
+// be told apart by the full match.
+func TestLongLiteralPrefix(t *testing.T) {
+	long := "/" + strings.Repeat("a", ruleLitMax+100)
+	r := Parse([]byte("User-agent: *\nDisallow: "+long+"*b\n"), Google)
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{long + "xb", false},
+		{long + "x", true},
+		{long[:ruleLitMax+50] + "c" + long[ruleLitMax+51:] + "xb", true},
+		{long[:ruleLitMax] + "b", true},
+	} {
+		if got := r.Allowed("bot", c.path); got != c.want {
+			t.Errorf("Allowed(%.20q…, %d octets) = %v, want %v", c.path, len(c.path), got, c.want)
+		}
+	}
+	var ru rule
+	ru, _ = newRule(long+"*b", 0, 1, false)
+	if ru.lit() != ruleLitMax || ru.n != uint16(len(long)+2) {
+		t.Errorf("lit() = %d, n = %d; want %d, %d", ru.lit(), ru.n, ruleLitMax, len(long)+2)
+	}
+	if unsafe.Sizeof(rule{}) != 24 {
+		t.Errorf("rule is %d bytes, want 24", unsafe.Sizeof(rule{}))
 	}
 }

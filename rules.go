@@ -200,7 +200,7 @@ func (r *Rules) scan(lo, hi uint32, path string, ph uint64, bound *rule) int {
 		if int(ru.n) <= bn && (int(ru.n) < bn || !better(ru, bound)) {
 			return -1
 		}
-		if ph&headMask[ru.flags>>ruleHeadShift] != ru.head {
+		if ph&ru.mask() != ru.head {
 			continue
 		}
 		n := int(ru.n)
@@ -214,7 +214,7 @@ func (r *Rules) scan(lo, hi uint32, path string, ph uint64, bound *rule) int {
 				continue
 			}
 		default:
-			lit := int(ru.lit)
+			lit := ru.lit()
 			if len(path) < lit || lit > 8 && path[8:lit] != r.text[int(ru.off)+8:int(ru.off)+lit] {
 				continue
 			}
