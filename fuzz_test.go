@@ -49,11 +49,13 @@ func TestDecideRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	keys := []string{"User-agent", "user-agent", "Allow", "Disallow", "disalow", "Sitemap", "Crawl-delay", "useragent", "foo"}
 	vals := []string{"*", "FooBot", "foobot", "Bar-Bot", "* x", "/", "", "/a", "/a*", "/a$", "/*b", "/a/index.html", "/%61", "/%7e", "/ä", "*", "$", "/a*b$",
-		"/b/", "/ba", "/b*a$", "/$", "b", "/?", "/*?x", "/a?x=1", "/ab$", "/bb"}
+		"/b/", "/ba", "/b*a$", "/$", "b", "/?", "/*?x", "/a?x=1", "/ab$", "/bb",
+		// third octets, for buckets split in two levels
+		"/ab", "/ac", "/abc", "/a/b", "/ab*", "/ac$", "/a*c", "/bab", "/bc", "/a?"}
 	seps := []string{": ", ":", " ", " : "}
 	eols := []string{"\n", "\r\n", "\r", "\n\n"}
 	paths := []string{"/", "/a", "/ab", "/a/", "/a/index.html", "/b", "/%61", "/a", "/~", "/ä", "/robots.txt", "?a", "/a$", "/a*b",
-		"/b/a", "/ba", "/bb?x", "/a?x=1", "/a?y", "/ab"}
+		"/b/a", "/ba", "/bb?x", "/a?x=1", "/a?y", "/ab", "/ac", "/abc", "/ab/x", "/bc", "/bab", "/acc"}
 	agents := []string{"FooBot", "foobot", "Bar-Bot", "Baz", "", "*"}
 	for n := 0; n < 6000; n++ {
 		var b []byte
