@@ -149,10 +149,9 @@ func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
 }
 
 // load8 returns up to the first 8 octets of p, little-endian, zero-padded.
-func load8[T string | []byte](p T) uint64 {
+func load8(p string) uint64 {
 	if len(p) >= 8 {
-		return uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
-			uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+		return octets.Load(p, 0)
 	}
 	var v uint64
 	for i := len(p) - 1; i >= 0; i-- {
