@@ -400,16 +400,21 @@ func isTokenChar(c byte) bool {
 
 func (b *builder) rule(val string, line int32, allow bool) {
 	off := len(b.arena)
-	ru, raw := newRule(val, off, line, allow)
-	switch {
-	case b.sem.rfcEncoding:
+	var ru rule
+	if b.sem.rfcEncoding {
 		b.arena = pattern.AppendRFC(b.arena, val, pattern.Rule)
 		ru, _ = newRule(b.tail(off), off, line, allow)
-	case raw:
+	} else if r, raw := newRule(val, off, line, allow); raw {
 		b.arena = pattern.AppendGoogle(b.arena, val)
 		ru, _ = newRule(b.tail(off), off, line, allow)
-	default:
+	} else {
+		ru = r
 		b.arena = append(b.arena, val...) // already in Google's form
+	}
+	if ru.never() {
+		// Nor can its index.html variant, which starts with the same octet.
+		b.arena = b.arena[:off]
+		return
 	}
 	b.raw = append(b.raw, ru)
 	pat := b.arena[off:]
@@ -526,11 +531,7 @@ func (b *builder) planSet(gsLo int) int32 {
 	}
 	n := 0
 	for _, gi := range gs {
-		for _, ru := range b.raw[b.groups[gi].ruleLo:b.groups[gi].ruleHi] {
-			if !ru.never() {
-				n++
-			}
-		}
+		n += int(b.groups[gi].ruleHi - b.groups[gi].ruleLo)
 	}
 	b.plans = append(b.plans, setPlan{gsLo: gsLo, gsHi: len(b.gs), n: n})
 	id := int32(len(b.plans) - 1)
@@ -560,9 +561,6 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 		g := &b.groups[gi]
 		for i := g.ruleLo; i < g.ruleHi; i++ {
 			ru := &b.raw[i]
-			if ru.never() {
-				continue
-			}
 			var bucket uint64
 			if index {
 				bucket = bucketOf(b.view(span{ru.off, uint32(ru.n)}))

@@ -114,8 +114,7 @@ func (r *Rules) find(agent string) *agentEntry {
 func foldKey(s string) uint64 {
 	var k uint64
 	if len(s) >= 8 {
-		k = uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
-			uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+		k = bits.ReverseBytes64(octets.Load(s, 0))
 	} else {
 		for i := 0; i < len(s); i++ {
 			k |= uint64(s[i]) << (56 - 8*i)
@@ -123,7 +122,7 @@ func foldKey(s string) uint64 {
 	}
 	// Set bit 5 of every octet in 'A'..'Z', eight at a time: bit 7 of
 	// low7+0x3F is set for octets >= 'A', of low7+0x25 for octets > 'Z'.
-	const ones = 0x0101010101010101
+	const ones = octets.Ones
 	low7 := k & (0x7F * ones)
 	upper := (low7 + 0x3F*ones) &^ (low7 + 0x25*ones) &^ k & (0x80 * ones)
 	return k | upper>>2
