@@ -148,6 +148,18 @@ func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
 	return ru, or&(0x80*octets.Ones) != 0 || pct != 0
 }
 
+// literalRule compiles p as a prefix of octets: '*' and '$' have no
+// meaning (the 1994 standard and the 1996 draft have no wildcards).
+func literalRule(p string, off int, line int32, allow bool) rule {
+	h := min(len(p), 8)
+	ru := rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line, head: load8(p[:h]),
+		flags: ruleLiteral | uint16(h)<<ruleHeadShift | uint16(min(len(p), ruleLitMax))<<ruleLitShift}
+	if allow {
+		ru.flags |= ruleAllow
+	}
+	return ru
+}
+
 // load8 returns up to the first 8 octets of p, little-endian, zero-padded.
 func load8(p string) uint64 {
 	if len(p) >= 8 {
@@ -235,6 +247,7 @@ type agentEntry struct {
 type group struct {
 	line           int32  // line of the first User-agent line
 	global         bool   // one of its User-agent lines is "*"
+	ruleLines      int32  // Allow and Disallow lines the profile honours
 	agLo, agHi     uint32 // User-agent values in builder.agents
 	ruleLo, ruleHi uint32 // rules in file order, in builder.raw
 	extLo, extHi   uint32 // extension lines in builder.exts
@@ -244,6 +257,7 @@ type group struct {
 type groupInfo struct {
 	line         int32
 	global       bool
+	set          int32 // own ruleset under firstRecord profiles, else -1
 	agLo, agHi   uint32
 	extLo, extHi uint32
 }
@@ -271,6 +285,7 @@ type builder struct {
 	agents  []span // raw tokens as written, per group (agLo:agHi)
 	exts    []ext
 	inRules bool // the current group has had a rule
+	open    bool // a group is open: rules belong to it
 
 	// scratch for finish
 	tg    []tokGroup
@@ -294,7 +309,7 @@ var builderPool = sync.Pool{New: func() any { return new(builder) }}
 
 func newBuilder(p Profile) *builder {
 	b := builderPool.Get().(*builder)
-	b.profile, b.sem, b.inRules = p, p.semantics(), false
+	b.profile, b.sem, b.inRules, b.open = p, p.semantics(), false, false
 	b.arena, b.raw, b.groups, b.agents, b.exts = b.arena[:0], b.raw[:0], b.groups[:0], b.agents[:0], b.exts[:0]
 	b.tg, b.gs, b.plans, b.keys, b.tmp = b.tg[:0], b.gs[:0], b.plans[:0], b.keys[:0], b.tmp[:0]
 	b.offs, b.ents, b.gset = b.offs[:0], b.ents[:0], b.gset[:0]
@@ -329,6 +344,9 @@ func (b *builder) tail(off int) string {
 
 func (b *builder) line(text string, l *syntax.Line) {
 	if l.Kind != syntax.DirectiveLine {
+		if l.Kind == syntax.BlankLine && b.sem.blankEndsGroup {
+			b.open = false
+		}
 		return
 	}
 	if l.Flags&syntax.MissingColon != 0 && !b.sem.missingColon {
@@ -342,30 +360,37 @@ func (b *builder) line(text string, l *syntax.Line) {
 	line := int32(l.Span.Start.Line)
 	switch f {
 	case syntax.UserAgent:
-		if len(b.groups) == 0 || b.inRules {
+		if len(b.groups) == 0 || b.inRules || !b.open {
 			b.groups = append(b.groups, group{line: line,
 				agLo: uint32(len(b.agents)), agHi: uint32(len(b.agents)),
 				ruleLo: uint32(len(b.raw)), ruleHi: uint32(len(b.raw)),
 				extLo: uint32(len(b.exts)), extHi: uint32(len(b.exts))})
-			b.inRules = false
+			b.inRules, b.open = false, true
 		}
 		g := &b.groups[len(b.groups)-1]
-		if isGlobal(val) {
+		if isGlobal(val) && (!b.sem.firstRecord || val == "*") {
+			// The old standards know only "*" itself (1994 standard:
+			// "If the value is '*', the record describes the default").
 			g.global = true
 		}
 		b.agents = append(b.agents, b.str(val))
 		g.agHi++
 	case syntax.Allow, syntax.Disallow:
-		if len(b.groups) == 0 {
-			return // no group yet: the reference library ignores the rule
+		if f == syntax.Allow && b.sem.noAllow {
+			return // an unknown line to the 1994 standard
+		}
+		if len(b.groups) == 0 || !b.open {
+			return // no group: the reference library ignores the rule
 		}
 		b.inRules = true
+		g := &b.groups[len(b.groups)-1]
+		g.ruleLines++
 		b.rule(val, line, f == syntax.Allow)
-		b.groups[len(b.groups)-1].ruleHi = uint32(len(b.raw))
+		g.ruleHi = uint32(len(b.raw))
 	case syntax.Unknown:
 	default:
 		b.exts = append(b.exts, ext{field: f, line: line, val: b.str(val)})
-		if len(b.groups) > 0 {
+		if len(b.groups) > 0 && b.open {
 			b.groups[len(b.groups)-1].extHi = uint32(len(b.exts))
 		}
 	}
@@ -401,15 +426,31 @@ func isTokenChar(c byte) bool {
 func (b *builder) rule(val string, line int32, allow bool) {
 	off := len(b.arena)
 	var ru rule
-	if b.sem.rfcEncoding {
+	switch sem := b.sem; {
+	case sem.noAllow && val == "":
+		// 1994 standard: an empty Disallow forbids nothing; the record
+		// still counts (ruleLines), so the robot does not fall back to "*".
+		return
+	case sem.noWildcards:
+		if sem.rawEncoding {
+			b.arena = append(b.arena, val...)
+		} else {
+			// '*' and '$' are data, normalised as in a URL's path.
+			b.arena = pattern.AppendRFC(b.arena, val, pattern.Path)
+		}
+		ru = literalRule(b.tail(off), off, line, allow)
+	case sem.rfcEncoding:
 		b.arena = pattern.AppendRFC(b.arena, val, pattern.Rule)
 		ru, _ = newRule(b.tail(off), off, line, allow)
-	} else if r, raw := newRule(val, off, line, allow); raw {
+	default:
+		r, raw := newRule(val, off, line, allow)
+		if !raw {
+			ru = r
+			b.arena = append(b.arena, val...) // already in Google's form
+			break
+		}
 		b.arena = pattern.AppendGoogle(b.arena, val)
 		ru, _ = newRule(b.tail(off), off, line, allow)
-	} else {
-		ru = r
-		b.arena = append(b.arena, val...) // already in Google's form
 	}
 	if ru.never() {
 		// Nor can its index.html variant, which starts with the same octet.
@@ -443,8 +484,50 @@ func lastSlash(p []byte) int {
 }
 
 func (b *builder) finish() *Rules {
-	r := &Rules{profile: b.profile, sem: b.sem}
+	r := &Rules{profile: b.profile, sem: b.sem, firstRecord: b.sem.firstRecord}
+	for range b.groups {
+		b.gset = append(b.gset, -1)
+	}
+	if b.sem.firstRecord {
+		b.planRecords(r)
+	} else {
+		b.planMerged(r)
+	}
+	total := 0
+	for _, p := range b.plans {
+		total += p.n
+	}
+	r.rules = make([]rule, total)
+	r.sets = make([]ruleset, len(b.plans))
+	lo := 0
+	for k, p := range b.plans {
+		r.sets[k] = b.fillSet(r.rules[lo:lo+p.n], uint32(lo), b.gs[p.gsLo:p.gsHi])
+		lo += p.n
+	}
 
+	// Copy out exactly sized slices; the scratch goes back to the pool.
+	r.offs = slices.Clone(b.offs)
+	r.agents = slices.Clone(b.ents)
+	r.groups = make([]groupInfo, len(b.groups))
+	for i, g := range b.groups {
+		r.groups[i] = groupInfo{line: g.line, global: g.global, set: -1,
+			agLo: g.agLo, agHi: g.agHi, extLo: g.extLo, extHi: g.extHi}
+		if b.sem.firstRecord {
+			r.groups[i].set = b.gset[i]
+		}
+	}
+	r.agentSpans = slices.Clone(b.agents)
+	r.exts = slices.Clone(b.exts)
+	r.text = string(b.arena)
+	return r
+}
+
+// planMerged plans the rulesets of RFC 9309 §2.2.1: one per distinct
+// product token, merging every group that names it, and one merging the
+// "*" groups. A group named alone by several tokens gets one ruleset. The
+// sets are planned first, so that their rules can be sorted straight into
+// one exactly sized slice.
+func (b *builder) planMerged(r *Rules) {
 	// Lower-cased product tokens, with the group that names each.
 	for gi := range b.groups {
 		g := &b.groups[gi]
@@ -459,14 +542,6 @@ func (b *builder) finish() *Rules {
 		}
 	}
 	slices.SortStableFunc(b.tg, func(x, y tokGroup) int { return strings.Compare(b.view(x.tok), b.view(y.tok)) })
-
-	// Rulesets: one per distinct token, merging every group that names it
-	// (RFC 9309 §2.2.1), and one merging the "*" groups. A group named alone
-	// by several tokens gets one ruleset. The sets are planned first, so
-	// that their rules can be sorted straight into one exactly sized slice.
-	for range b.groups {
-		b.gset = append(b.gset, -1)
-	}
 	for i := 0; i < len(b.tg); {
 		gsLo := len(b.gs)
 		j := i
@@ -490,30 +565,23 @@ func (b *builder) finish() *Rules {
 		r.global = b.planSet(gsLo) + 1
 		r.globalGroup = b.gs[gsLo] + 1
 	}
-	total := 0
-	for _, p := range b.plans {
-		total += p.n
-	}
-	r.rules = make([]rule, total)
-	r.sets = make([]ruleset, len(b.plans))
-	lo := 0
-	for k, p := range b.plans {
-		r.sets[k] = b.fillSet(r.rules[lo:lo+p.n], uint32(lo), b.gs[p.gsLo:p.gsHi])
-		lo += p.n
-	}
+}
 
-	// Copy out exactly sized slices; the scratch goes back to the pool.
-	r.offs = slices.Clone(b.offs)
-	r.agents = slices.Clone(b.ents)
-	r.groups = make([]groupInfo, len(b.groups))
-	for i, g := range b.groups {
-		r.groups[i] = groupInfo{line: g.line, global: g.global, agLo: g.agLo, agHi: g.agHi,
-			extLo: g.extLo, extHi: g.extHi}
+// planRecords plans a ruleset per record for the profiles that obey one
+// record and never merge (firstRecord). A record without rule lines is
+// none; the first "*" record with rule lines is the default.
+func (b *builder) planRecords(r *Rules) {
+	for gi := range b.groups {
+		if b.groups[gi].ruleLines == 0 {
+			continue
+		}
+		gsLo := len(b.gs)
+		b.gs = append(b.gs, int32(gi))
+		set := b.planSet(gsLo)
+		if b.groups[gi].global && r.global == 0 {
+			r.global, r.globalGroup = set+1, int32(gi)+1
+		}
 	}
-	r.agentSpans = slices.Clone(b.agents)
-	r.exts = slices.Clone(b.exts)
-	r.text = string(b.arena)
-	return r
 }
 
 // setPlan is a ruleset to build: the merged groups b.gs[gsLo:gsHi], n rules.
@@ -550,7 +618,7 @@ func (ru *rule) never() bool { return ru.lit() > 0 && byte(ru.head) != '/' }
 // lo in Rules.rules, and returns their ruleset.
 func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 	n := len(dst)
-	index := n >= indexMin
+	index := n >= indexMin && !b.sem.firstMatch
 	// One sort puts every rule in place: bucket, then decision order. The
 	// key is bucket (9 bits) | longest first (16) | Allow first (1) |
 	// index in b.raw, which is file order (32). Patterns are shorter than
@@ -564,6 +632,11 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 			var bucket uint64
 			if index {
 				bucket = bucketOf(b.view(span{ru.off, uint32(ru.n)}))
+			}
+			if b.sem.firstMatch {
+				// File order decides (1996 draft §3.2.2).
+				b.keys = append(b.keys, uint64(i))
+				continue
 			}
 			allowLast := uint64(1)
 			if ru.flags&ruleAllow != 0 {

@@ -22,31 +22,68 @@
 // A [Profile] is how one robot family reads the file. The zero value is
 // [Google].
 //
-//	                          google                        rfc9309
-//	source                    google/robotstxt, seed 003    RFC 9309
-//	agent match               product token [A-Za-z_-]+     same
-//	                          of the line, ASCII case-
-//	                          insensitive, exact; "*" and
-//	                          "* text" are global
-//	several groups for agent  merged                        merged (§2.2.1)
-//	precedence                longest pattern in octets,    same (§2.2.2)
-//	                          Allow wins ties
-//	"*" and "$"               yes                           yes (§2.2.3)
-//	misspelt keys, keys read  yes: useragent, "user agent", no
-//	  by prefix               disalow, dissallow, dissalow,
-//	                          diasllow, disallaw, site-map
-//	missing colon             "Disallow /x" accepted        no (§2.2)
-//	%-encoding                rules: non-ASCII → %XX,        both sides: decode
-//	                          hex upper-cased; URL as       unreserved, encode
-//	                          given                         non-ASCII (§2.2.2)
-//	/robots.txt allowed       no (left to the caller)       yes (§2.2.2)
-//	…/index.html allows …/    yes                           no
-//	line cut                  16,663 bytes                  same
-//	NUL in URL path           ends the path                 encoded
+//	                       google   rfc9309  bing     yandex   draft1996  strict1994
+//	agent match            token    token    token    token    part of    part of
+//	                                                           name       name
+//	several groups for it  merged   merged   merged   merged   first      first
+//	blank line ends group  no       no       no       yes      yes        yes
+//	precedence             longest  longest  longest  longest  first      first
+//	                                                           match      match
+//	"*" and "$"            yes      yes      yes      yes      octets     octets
+//	Allow                  yes      yes      yes      yes      yes        ignored
+//	misspelt keys,         yes      no       no       no       no         no
+//	  missing colon
+//	%-encoding             google   rfc      rfc      rfc      rfc        none
+//	/robots.txt allowed    no       yes      yes      yes      yes        yes
+//	…/index.html allows …/ yes      no       no       no       no         no
+//	"*" Crawl-delay kept   no       no       yes      no       no         no
+//	NUL in URL path        ends it  encoded  encoded  encoded  encoded    octet
 //
-// Both profiles skip a UTF-8 byte order mark (or a prefix of one) at the
-// start of the file, end a line at LF, CR or CRLF, and read a line only up
-// to a NUL byte.
+// The rows, with their sources:
+//
+//   - agent match. "token": the product token of each User-agent value (its
+//     leading run of [A-Za-z_-]) equals the robot's, ignoring ASCII case;
+//     "*" and "* text" name every robot (RFC 9309 §2.2.1; google/robotstxt).
+//     Yandex documents that YandexBot's group beats Yandex's, which beats
+//     "*": a fallback chain of tokens ([Agent], package agents). "part of
+//     name": the first record with a User-agent value (up to a '/') found
+//     inside the robot's name, ignoring case, else the first "*" record
+//     (1994 standard: "a case insensitive substring match of the name
+//     without version information is recommended"; seed 000's "other
+//     strategy"; checker-rules §0.1 FM).
+//   - several groups. RFC 9309 §2.2.1 merges every group that names the
+//     robot; the old standards obey one record (seed 000: "the robot must
+//     take into account only the first group"). A record needs a rule line
+//     to count (the grammar of both old texts).
+//   - blank lines. RFC 9309 §2.2 and Google ignore them; the old standards
+//     separate records by blank lines and Yandex forbids them inside a group
+//     (seed 000; checker-rules §0.1 YNDX, RB402–RB404): rules after one are
+//     in no group and obeyed by no robot.
+//   - precedence. "longest": the matching rule with the most octets wins,
+//     Allow on ties (RFC 9309 §2.2.2; seed 002 "Precedence of Directives";
+//     Yandex sorts rules by prefix length, Allow winning ties). "first
+//     match": the first matching rule in file order (1996 draft §3.2.2;
+//     seed 000 "some robots are sensitive for the order of records").
+//     Under strict1994 Allow lines are unknown lines, so any matching
+//     Disallow decides, and an empty Disallow forbids nothing.
+//   - wildcards: RFC 9309 §2.2.3; the old standards have none, so '*' and
+//     '$' are compared as octets.
+//   - misspelt keys (useragent, "user agent", disalow, dissallow, dissalow,
+//     diasllow, disallaw, site-map, keys read by prefix) and "Disallow /x"
+//     without a colon: google/robotstxt and seed 003 only.
+//   - %-encoding. "google": rules escape non-ASCII octets and upper-case
+//     hex, the URL is compared as given (google/robotstxt). "rfc": both
+//     sides decode escaped unreserved characters and escape non-ASCII (RFC
+//     9309 §2.2.2). "none": octets as written (1994).
+//   - /robots.txt is always allowed (RFC 9309 §2.2.2, seed 000); Google's
+//     matcher leaves that to its caller.
+//   - an Allow of …/index.html also allows …/ (google/robotstxt).
+//   - Bing keeps the "*" groups' Crawl-delay for a robot whose own groups
+//     set none (checker-rules §0.1 BING, RB707); see [Rules.AgentGroup].
+//
+// Every profile skips a UTF-8 byte order mark (or a prefix of one) at the
+// start of the file, ends a line at LF, CR or CRLF, and reads a line only
+// up to a NUL byte and its first 16,663 bytes.
 //
 // Under google the verdict and the deciding line equal those of Google's C++
 // library for every case of the shared conformance sets.

@@ -65,6 +65,29 @@ func ExampleCompile() {
 	// Output:
 	// google true
 	// rfc9309 false
+	// bing false
+	// yandex false
+	// draft1996 false
+	// strict1994 true
+}
+
+// The same file means different things to different robot families: the
+// longest match decides for most, the first match in file order for the
+// 1996 draft, and the 1994 standard knows no Allow (seed 000, "Disallow vs.
+// Allow"; checker-rules RB701).
+func ExampleProfile() {
+	body := []byte("User-agent: *\nDisallow: /shop\nAllow: /shop/sale\n")
+	for _, p := range robots.Profiles() {
+		d := robots.Parse(body, p).Decide("ExampleBot", "https://example.com/shop/sale/1")
+		fmt.Printf("%-10s allowed=%v line=%d\n", p, d.Allowed, d.Line)
+	}
+	// Output:
+	// google     allowed=true line=3
+	// rfc9309    allowed=true line=3
+	// bing       allowed=true line=3
+	// yandex     allowed=true line=3
+	// draft1996  allowed=false line=2
+	// strict1994 allowed=false line=2
 }
 
 func ExamplePathOf() {

@@ -33,16 +33,41 @@ type Group struct {
 	Agents []string
 	// Extensions holds the groups' extension lines, in file order.
 	Extensions []Extension
+
+	inherited []Extension // from the "*" groups, read when Extensions lack a field
 }
 
 // Group returns the groups that apply to the robot whose product token is
 // agent, and false when none does.
 func (r *Rules) Group(agent string) (Group, bool) {
+	return r.AgentGroup(Agent{Tokens: []string{agent}})
+}
+
+// AgentGroup returns the groups that apply to the robot a, and false when
+// none does: those that name its first token with a group of its own,
+// merged, or (under the profiles that obey one record) the first record
+// for it; else the "*" groups, unless a ignores them.
+//
+// Under [Bing], a robot whose own groups set no Crawl-delay keeps the "*"
+// groups' one (checker-rules §0.1 BING: a bingbot section replaces the
+// default section except for Crawl-delay); [Group.CrawlDelay] returns it.
+func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 	if r == nil {
 		return Group{}, false
 	}
 	var g Group
-	if e := r.find(agent); e != nil {
+	for _, t := range a.Tokens {
+		if r.firstRecord {
+			if _, gi, ok := r.record(t); ok {
+				r.addGroup(&g, int(gi))
+				return g, true
+			}
+			continue
+		}
+		e := r.find(t)
+		if e == nil {
+			continue
+		}
 		tok := r.text[e.off : e.off+e.n]
 		for i := range r.groups {
 			for _, a := range r.agentSpans[r.groups[i].agLo:r.groups[i].agHi] {
@@ -53,15 +78,40 @@ func (r *Rules) Group(agent string) (Group, bool) {
 				}
 			}
 		}
+		if r.sem.globalCrawlDelay {
+			if _, ok := g.first(syntax.CrawlDelay); !ok {
+				g.inherited = r.globalExtensions(syntax.CrawlDelay)
+			}
+		}
 		return g, true
+	}
+	if a.IgnoreGlobal {
+		return Group{}, false
 	}
 	g.Global = true
 	for i := range r.groups {
-		if r.groups[i].global {
+		if r.groups[i].global && (!r.firstRecord || int32(i) == r.globalGroup-1) {
 			r.addGroup(&g, i)
 		}
 	}
 	return g, len(g.Lines) > 0
+}
+
+// globalExtensions returns the extensions of field f of the "*" groups.
+func (r *Rules) globalExtensions(f syntax.Field) []Extension {
+	var out []Extension
+	for i := range r.groups {
+		gi := &r.groups[i]
+		if !gi.global {
+			continue
+		}
+		for _, e := range r.exts[gi.extLo:gi.extHi] {
+			if e.field == f {
+				out = append(out, Extension{Field: e.field, Line: int(e.line), Value: r.str(e.val)})
+			}
+		}
+	}
+	return out
 }
 
 func (r *Rules) addGroup(g *Group, i int) {
@@ -156,11 +206,14 @@ func parseCleanParam(v string) (CleanParam, bool) {
 	return c, true
 }
 
-// first returns the value of the first extension of field f.
+// first returns the value of the first extension of field f, or of the
+// first one the group inherits.
 func (g Group) first(f syntax.Field) (string, bool) {
-	for _, e := range g.Extensions {
-		if e.Field == f {
-			return e.Value, true
+	for _, es := range [2][]Extension{g.Extensions, g.inherited} {
+		for _, e := range es {
+			if e.Field == f {
+				return e.Value, true
+			}
 		}
 	}
 	return "", false

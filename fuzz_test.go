@@ -41,6 +41,7 @@ var fuzzSeeds = []struct{ robots, agent, url string }{
 	{"User-agent: * foo\nUser-agent: Bar\nDisalow: /p\nDisallow:\nAllow: /p\n", "bar", "/p?q"},
 	{"Disallow: /\nUser-agent: a\nSitemap: /s\nUser-agent: b\nDisallow: /b*\n\nUser-agent: a\nAllow: /b/c$", "A", "//h/b/c"},
 	{"User-agent: *\nDisallow: /%7Ejoe\nAllow: /robots.txt\nDisallow: /*.gif$\n", "x", "/~joe/a.gif"},
+	{"User-agent: Foo\n\nDisallow: /a\nUser-agent: FooBot/2\nDisallow:\nDisallow: /a*\n\nUser-agent: *\nAllow: /\nDisallow: /a\n", "FooBot-News", "/a*b"},
 }
 
 // TestDecideRandom runs the same comparison as FuzzDecide over generated
@@ -51,12 +52,14 @@ func TestDecideRandom(t *testing.T) {
 	vals := []string{"*", "FooBot", "foobot", "Bar-Bot", "* x", "/", "", "/a", "/a*", "/a$", "/*b", "/a/index.html", "/%61", "/%7e", "/ä", "*", "$", "/a*b$",
 		"/b/", "/ba", "/b*a$", "/$", "b", "/?", "/*?x", "/a?x=1", "/ab$", "/bb",
 		// third octets, for buckets split in two levels
-		"/ab", "/ac", "/abc", "/a/b", "/ab*", "/ac$", "/a*c", "/bab", "/bc", "/a?"}
+		"/ab", "/ac", "/abc", "/a/b", "/ab*", "/ac$", "/a*c", "/bab", "/bc", "/a?",
+		// record profiles: User-agent values inside a robot's name
+		"Foo", "FooBot/2.1", "Bar-Bot Baz", "bot"}
 	seps := []string{": ", ":", " ", " : "}
 	eols := []string{"\n", "\r\n", "\r", "\n\n"}
 	paths := []string{"/", "/a", "/ab", "/a/", "/a/index.html", "/b", "/%61", "/a", "/~", "/ä", "/robots.txt", "?a", "/a$", "/a*b",
 		"/b/a", "/ba", "/bb?x", "/a?x=1", "/a?y", "/ab", "/ac", "/abc", "/ab/x", "/bc", "/bab", "/acc"}
-	agents := []string{"FooBot", "foobot", "Bar-Bot", "Baz", "", "*"}
+	agents := []string{"FooBot", "foobot", "Bar-Bot", "Baz", "", "*", "FooBot-News", "XFooBotY"}
 	for n := 0; n < 6000; n++ {
 		var b []byte
 		lines := rng.IntN(8)

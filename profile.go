@@ -18,10 +18,25 @@ const (
 	Google Profile = iota
 	// RFC9309 reads a file as RFC 9309 is written, with no leniency.
 	RFC9309
+	// Bing reads a file as Bingbot does: RFC 9309's reading, and a robot
+	// with a group of its own still keeps the "*" groups' Crawl-delay.
+	Bing
+	// Yandex reads a file as Yandex's robots do: RFC 9309's matching, but
+	// a blank line ends a group, so rules after it belong to none.
+	Yandex
+	// Draft1996 reads a file as "A Method for Web Robots Control" (the
+	// 1996 draft) describes: records separated by blank lines, the first
+	// record whose User-agent is part of the robot's name, the first
+	// matching rule in file order, no wildcards.
+	Draft1996
+	// Strict1994 reads a file as "A Standard for Robot Exclusion" (1994)
+	// describes: Disallow only, prefix matches of the octets as written,
+	// no wildcards, records as in Draft1996.
+	Strict1994
 	numProfiles
 )
 
-var profileNames = [numProfiles]string{"google", "rfc9309"}
+var profileNames = [numProfiles]string{"google", "rfc9309", "bing", "yandex", "draft1996", "strict1994"}
 
 // String returns the profile's name as [ParseProfile] accepts it.
 func (p Profile) String() string {
@@ -32,7 +47,8 @@ func (p Profile) String() string {
 }
 
 // ParseProfile returns the profile with the given name ("google",
-// "rfc9309"); "" and "default" name the zero value.
+// "rfc9309", "bing", "yandex", "draft1996", "strict1994"); "" and "default"
+// name the zero value.
 func ParseProfile(name string) (Profile, error) {
 	switch name {
 	case "", "default":
@@ -111,11 +127,49 @@ type semantics struct {
 	// cPath: the URL's path ends at a NUL byte, as the reference library
 	// reads it as a C string.
 	cPath bool
+	// rawEncoding: compare the octets as written on both sides, with no
+	// normalisation (the 1994 standard predates it). Overrides rfcEncoding.
+	rawEncoding bool
+	// blankEndsGroup: a blank line ends the group; rules and extensions
+	// after it belong to no group until the next User-agent line. The 1994
+	// standard and the 1996 draft separate records by blank lines; Yandex
+	// forbids blank lines inside a group and reports the rules after one as
+	// rules before any User-agent (checker-rules §0.1 YNDX). RFC 9309 §2.2
+	// and Google ignore blank lines.
+	blankEndsGroup bool
+	// firstRecord: a robot obeys the first record one of whose User-agent
+	// values (up to a '/') is part of its name, ignoring case, else the
+	// first "*" record; records are never merged, and a record without
+	// rule lines is no record (1994 standard: "The robot should be liberal
+	// in interpreting this field. A case insensitive substring match of the
+	// name without version information is recommended"; the 1996 draft's
+	// grammar requires a rule line in each record; checker-rules §0.1 FM).
+	firstRecord bool
+	// firstMatch: the first matching rule in file order decides (1996
+	// draft §3.2.2); otherwise the longest match does (RFC 9309 §2.2.2).
+	firstMatch bool
+	// noAllow: Allow lines are unknown lines (1994 standard: the record
+	// holds User-agent and Disallow lines), so the first matching Disallow
+	// decides and an empty Disallow matches nothing.
+	noAllow bool
+	// noWildcards: '*' and '$' are octets like any other (neither the 1994
+	// standard nor the 1996 draft has them).
+	noWildcards bool
+	// globalCrawlDelay: a robot with a group of its own still obeys the "*"
+	// groups' Crawl-delay when its groups set none (Bing; checker-rules
+	// §0.1 BING, RB707).
+	globalCrawlDelay bool
 }
 
+// profileTable is the table of doc.go: each row's sources are cited there
+// and on the fields above.
 var profileTable = [numProfiles]semantics{
-	Google:  {lenientKeys: true, missingColon: true, indexHTML: true, cPath: true},
-	RFC9309: {robotsTxtAllowed: true, rfcEncoding: true},
+	Google:     {lenientKeys: true, missingColon: true, indexHTML: true, cPath: true},
+	RFC9309:    {robotsTxtAllowed: true, rfcEncoding: true},
+	Bing:       {robotsTxtAllowed: true, rfcEncoding: true, globalCrawlDelay: true},
+	Yandex:     {robotsTxtAllowed: true, rfcEncoding: true, blankEndsGroup: true},
+	Draft1996:  {robotsTxtAllowed: true, rfcEncoding: true, blankEndsGroup: true, firstRecord: true, firstMatch: true, noWildcards: true},
+	Strict1994: {robotsTxtAllowed: true, rawEncoding: true, blankEndsGroup: true, firstRecord: true, firstMatch: true, noAllow: true, noWildcards: true},
 }
 
 func (p Profile) semantics() *semantics {

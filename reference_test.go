@@ -15,7 +15,14 @@ import (
 // shares only the line tokenizer and URL path extraction with the package.
 // Its pattern matcher tracks the set of path positions each pattern prefix
 // can reach, which is exact by construction.
+//
+// Under yandex a blank line ends the group, so the rules after it are in
+// no group. The record profiles (draft1996, strict1994) have their own
+// reference, refDecideRecords.
 func refDecide(src []byte, p robots.Profile, agent, url string) (allowed bool, line int) {
+	if p == robots.Draft1996 || p == robots.Strict1994 {
+		return refDecideRecords(src, p, agent, url)
+	}
 	google := p == robots.Google
 	path := robots.PathOf(url)
 	if google {
@@ -42,6 +49,9 @@ func refDecide(src []byte, p robots.Profile, agent, url string) (allowed bool, l
 	}
 	f := syntax.Parse("", src)
 	for _, l := range f.Lines {
+		if l.Kind == syntax.BlankLine && p == robots.Yandex {
+			specific, global, separator = false, false, false
+		}
 		if l.Kind != syntax.DirectiveLine {
 			continue
 		}
@@ -160,4 +170,108 @@ func refMatch(path, pat string) bool {
 		pos = next
 	}
 	return true
+}
+
+// refDecideRecords is the reference for the record profiles, read from the
+// 1994 standard and the 1996 draft: records are runs of User-agent lines
+// then rule lines, ended by a blank line or by a User-agent line after a
+// rule; a record without rule lines does not count; the robot obeys the
+// first record with a User-agent value (up to '/') inside its name,
+// ignoring case, else the first "*" record; the first rule in file order
+// that is a prefix of the path decides. Wildcards are octets. strict1994
+// ignores Allow lines and empty Disallow values and compares octets as
+// written; draft1996 normalises both sides as RFC 9309 does a path.
+func refDecideRecords(src []byte, p robots.Profile, agent, url string) (allowed bool, line int) {
+	strict := p == robots.Strict1994
+	path := robots.PathOf(url)
+	if strings.SplitN(path, "?", 2)[0] == "/robots.txt" {
+		return true, 0
+	}
+	norm := func(s string) string {
+		if strict {
+			return s
+		}
+		return string(pattern.AppendRFC(nil, s, pattern.Path))
+	}
+	path = norm(path)
+	type rule struct {
+		allow bool
+		pat   string
+		line  int
+	}
+	type record struct {
+		agents []string
+		rules  []rule
+		lines  int
+	}
+	var recs []*record
+	var cur *record
+	f := syntax.Parse("", src)
+	for _, l := range f.Lines {
+		if l.Kind == syntax.BlankLine {
+			cur = nil
+		}
+		if l.Kind != syntax.DirectiveLine || l.Flags&(syntax.Lenient|syntax.MissingColon) != 0 {
+			continue
+		}
+		val := f.Text(l.Value)
+		switch {
+		case l.Field == syntax.UserAgent:
+			if cur == nil || cur.lines > 0 {
+				cur = &record{}
+				recs = append(recs, cur)
+			}
+			cur.agents = append(cur.agents, val)
+		case l.Field == syntax.Disallow || l.Field == syntax.Allow && !strict:
+			if cur == nil {
+				continue
+			}
+			cur.lines++
+			if strict && val == "" {
+				continue
+			}
+			cur.rules = append(cur.rules, rule{l.Field == syntax.Allow, norm(val), l.Span.Start.Line})
+		}
+	}
+	var pick, star *record
+	for _, rec := range recs {
+		if rec.lines == 0 {
+			continue
+		}
+		for _, a := range rec.agents {
+			if a == "*" {
+				if star == nil {
+					star = rec
+				}
+				continue
+			}
+			name, _, _ := strings.Cut(a, "/")
+			name = strings.TrimRight(name, " \t")
+			if name != "" && strings.Contains(asciiLower(agent), asciiLower(name)) && pick == nil {
+				pick = rec
+			}
+		}
+	}
+	if pick == nil {
+		pick = star
+	}
+	if pick == nil {
+		return true, 0
+	}
+	for _, r := range pick.rules {
+		if strings.HasPrefix(path, r.pat) {
+			return r.allow || r.pat == "", r.line
+		}
+	}
+	return true, 0
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

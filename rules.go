@@ -25,6 +25,7 @@ type Rules struct {
 	agents      []agentEntry // sorted by lower-cased token
 	global      int32        // 1 + ruleset of the "*" groups; 0: none
 	globalGroup int32        // 1 + first "*" group; 0: none
+	firstRecord bool         // sem.firstRecord: agents are found by record
 	groups      []groupInfo
 	agentSpans  []span // User-agent values as written
 	exts        []ext
@@ -73,10 +74,69 @@ func (r *Rules) allowedPath(set int32, path string) bool {
 // lookup returns the ruleset and first group for agent: those of the groups
 // that name it, else those of the "*" groups, else -1.
 func (r *Rules) lookup(agent string) (set, group int32) {
-	if e := r.find(agent); e != nil {
-		return e.set, e.group
+	if set, group, ok := r.entry(agent); ok {
+		return set, group
 	}
 	return r.global - 1, r.globalGroup - 1
+}
+
+// entry returns the ruleset and first group of the groups that a robot
+// whose product token is tok obeys, "*" aside.
+func (r *Rules) entry(tok string) (set, group int32, ok bool) {
+	if r.firstRecord {
+		return r.record(tok)
+	}
+	if e := r.find(tok); e != nil {
+		return e.set, e.group, true
+	}
+	return -1, -1, false
+}
+
+// record returns the first record one of whose User-agent values, up to
+// a '/', is part of name, ignoring ASCII case: the 1994 standard's
+// recommended "case insensitive substring match of the name without
+// version information", which the 1996 draft keeps ("the first record").
+// Records without rule lines have no ruleset and are skipped.
+func (r *Rules) record(name string) (set, group int32, ok bool) {
+	for gi := range r.groups {
+		g := &r.groups[gi]
+		if g.set < 0 {
+			continue
+		}
+		for _, a := range r.agentSpans[g.agLo:g.agHi] {
+			v := r.str(a)
+			if i := strings.IndexByte(v, '/'); i >= 0 {
+				v = strings.TrimRight(v[:i], " \t")
+			}
+			if v != "" && v != "*" && containsFold(name, v) {
+				return g.set, int32(gi), true
+			}
+		}
+	}
+	return -1, -1, false
+}
+
+// containsFold reports whether sub is within s, ignoring ASCII case. It
+// takes O(len(s)·len(sub)) steps at worst; both are a robot's name and a
+// User-agent value.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && lower(s[i+j]) == lower(sub[j]) {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // find returns the entry of the token equal to agent ignoring ASCII case.
@@ -393,23 +453,43 @@ func (r Reason) String() string {
 
 // Decide is [Rules.Allowed] with its reasons.
 func (r *Rules) Decide(agent, url string) Decision {
-	return r.DecideChain([]string{agent}, url)
+	return r.DecideAgent(Agent{Tokens: []string{agent}}, url)
 }
 
 // DecideChain decides for a robot that obeys the first of several product
 // tokens that has a group of its own (as Googlebot-News falls back to
 // Googlebot), and the "*" groups when none has.
 func (r *Rules) DecideChain(agents []string, url string) Decision {
+	return r.DecideAgent(Agent{Tokens: agents}, url)
+}
+
+// An Agent is how a robot finds the groups it obeys: the product tokens it
+// answers to, and whether the "*" groups count. Package agents knows the
+// agents of real robots.
+type Agent struct {
+	// Tokens are product tokens, most specific first: the first that has
+	// a group of its own wins (Googlebot-News falls back to Googlebot,
+	// YandexBot to Yandex).
+	Tokens []string
+	// IgnoreGlobal is set for robots that obey only groups that name them
+	// and never the "*" groups, such as Google's AdsBot-Google.
+	IgnoreGlobal bool
+}
+
+// DecideAgent decides for the robot a, with its reasons.
+func (r *Rules) DecideAgent(a Agent, url string) Decision {
 	if r == nil {
 		return Decision{Allowed: true, Reason: NoGroup}
 	}
-	set, group := r.global-1, r.globalGroup-1
-	global := true
-	for _, a := range agents {
-		if e := r.find(a); e != nil {
-			set, group, global = e.set, e.group, false
+	set, group, global := int32(-1), int32(-1), false
+	for _, t := range a.Tokens {
+		if s, g, ok := r.entry(t); ok {
+			set, group = s, g
 			break
 		}
+	}
+	if set < 0 && !a.IgnoreGlobal {
+		set, group, global = r.global-1, r.globalGroup-1, true
 	}
 	if set < 0 {
 		return Decision{Allowed: true, Reason: NoGroup}
