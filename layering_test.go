@@ -15,7 +15,8 @@ var allowedImports = map[string][]string{
 	"internal/pattern":         {},
 	"syntax":                   {"internal/octets"},
 	"":                         {"syntax", "internal/pattern", "internal/octets"},
-	"cmd/robots":               {"", "syntax", "internal/pattern"},
+	"agents":                   {}, // beside the root package (L2): data only
+	"cmd/robots":               {"", "syntax", "internal/pattern", "agents"},
 	"internal/tools/confcheck": {},
 }
 
@@ -26,6 +27,7 @@ var forbiddenDeps = map[string][]string{
 	"syntax":           {"net", "net/http"},
 	"internal/pattern": {"net", "net/http"},
 	"internal/octets":  {"net", "net/http"},
+	"agents":           {"net", "net/http"},
 }
 
 // TestLayering fails on any import between packages of this module that

@@ -26,12 +26,14 @@ const (
 	Yandex
 	// Draft1996 reads a file as "A Method for Web Robots Control" (the
 	// 1996 draft) describes: records separated by blank lines, the first
-	// record whose User-agent is part of the robot's name, the first
+	// record whose User-agent value contains the robot's name, the first
 	// matching rule in file order, no wildcards.
 	Draft1996
 	// Strict1994 reads a file as "A Standard for Robot Exclusion" (1994)
 	// describes: Disallow only, prefix matches of the octets as written,
-	// no wildcards, records as in Draft1996.
+	// no wildcards, records separated by blank lines, the first record
+	// whose User-agent value (without version) is part of the robot's
+	// name.
 	Strict1994
 	numProfiles
 )
@@ -137,14 +139,21 @@ type semantics struct {
 	// rules before any User-agent (checker-rules §0.1 YNDX). RFC 9309 §2.2
 	// and Google ignore blank lines.
 	blankEndsGroup bool
-	// firstRecord: a robot obeys the first record one of whose User-agent
-	// values (up to a '/') is part of its name, ignoring case, else the
+	// firstRecord: a robot obeys the first record that names it, else the
 	// first "*" record; records are never merged, and a record without
-	// rule lines is no record (1994 standard: "The robot should be liberal
-	// in interpreting this field. A case insensitive substring match of the
-	// name without version information is recommended"; the 1996 draft's
-	// grammar requires a rule line in each record; checker-rules §0.1 FM).
+	// rule lines is no record (the grammar of both old texts requires a
+	// rule line; seed 000: "only the first group"). How a record names a
+	// robot: see nameInValue.
 	firstRecord bool
+	// nameInValue: under firstRecord, a record names the robot when one of
+	// its User-agent values contains the robot's name token, ignoring case
+	// (1996 draft §3.2.1: "the first record … whose value contains the name
+	// token of the robot as a substring"; seed 000 says the same). When
+	// false, when the value up to a '/' is part of the robot's name (1994
+	// standard: "a case insensitive substring match of the name without
+	// version information is recommended", which CPython's old
+	// robotparser reads this way; checker-rules RB703, RB705).
+	nameInValue bool
 	// firstMatch: the first matching rule in file order decides (1996
 	// draft §3.2.2); otherwise the longest match does (RFC 9309 §2.2.2).
 	firstMatch bool
@@ -168,7 +177,7 @@ var profileTable = [numProfiles]semantics{
 	RFC9309:    {robotsTxtAllowed: true, rfcEncoding: true},
 	Bing:       {robotsTxtAllowed: true, rfcEncoding: true, globalCrawlDelay: true},
 	Yandex:     {robotsTxtAllowed: true, rfcEncoding: true, blankEndsGroup: true},
-	Draft1996:  {robotsTxtAllowed: true, rfcEncoding: true, blankEndsGroup: true, firstRecord: true, firstMatch: true, noWildcards: true},
+	Draft1996:  {robotsTxtAllowed: true, rfcEncoding: true, blankEndsGroup: true, firstRecord: true, nameInValue: true, firstMatch: true, noWildcards: true},
 	Strict1994: {robotsTxtAllowed: true, rawEncoding: true, blankEndsGroup: true, firstRecord: true, firstMatch: true, noAllow: true, noWildcards: true},
 }
 

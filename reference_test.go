@@ -176,8 +176,9 @@ func refMatch(path, pat string) bool {
 // 1994 standard and the 1996 draft: records are runs of User-agent lines
 // then rule lines, ended by a blank line or by a User-agent line after a
 // rule; a record without rule lines does not count; the robot obeys the
-// first record with a User-agent value (up to '/') inside its name,
-// ignoring case, else the first "*" record; the first rule in file order
+// first record with a User-agent value that contains its name (draft1996)
+// or, up to '/', is inside its name (strict1994), ignoring case, else the
+// first "*" record; the first rule in file order
 // that is a prefix of the path decides. Wildcards are octets. strict1994
 // ignores Allow lines and empty Disallow values and compares octets as
 // written; draft1996 normalises both sides as RFC 9309 does a path.
@@ -245,9 +246,19 @@ func refDecideRecords(src []byte, p robots.Profile, agent, url string) (allowed 
 				}
 				continue
 			}
+			if pick != nil {
+				continue
+			}
+			if !strict {
+				// 1996 draft §3.2.1: the value contains the robot's name.
+				if agent != "" && strings.Contains(asciiLower(a), asciiLower(agent)) {
+					pick = rec
+				}
+				continue
+			}
 			name, _, _ := strings.Cut(a, "/")
 			name = strings.TrimRight(name, " \t")
-			if name != "" && strings.Contains(asciiLower(agent), asciiLower(name)) && pick == nil {
+			if name != "" && strings.Contains(asciiLower(agent), asciiLower(name)) {
 				pick = rec
 			}
 		}

@@ -92,12 +92,11 @@ func (r *Rules) entry(tok string) (set, group int32, ok bool) {
 	return -1, -1, false
 }
 
-// record returns the first record one of whose User-agent values, up to
-// a '/', is part of name, ignoring ASCII case: the 1994 standard's
-// recommended "case insensitive substring match of the name without
-// version information", which the 1996 draft keeps ("the first record").
-// Records without rule lines have no ruleset and are skipped.
+// record returns the first record that names the robot whose name token
+// is name (see semantics.nameInValue), ignoring ASCII case. Records
+// without rule lines have no ruleset and are skipped.
 func (r *Rules) record(name string) (set, group int32, ok bool) {
+	inValue := r.sem.nameInValue
 	for gi := range r.groups {
 		g := &r.groups[gi]
 		if g.set < 0 {
@@ -105,10 +104,19 @@ func (r *Rules) record(name string) (set, group int32, ok bool) {
 		}
 		for _, a := range r.agentSpans[g.agLo:g.agHi] {
 			v := r.str(a)
+			if v == "*" {
+				continue
+			}
+			if inValue {
+				if name != "" && containsFold(v, name) {
+					return g.set, int32(gi), true
+				}
+				continue
+			}
 			if i := strings.IndexByte(v, '/'); i >= 0 {
 				v = strings.TrimRight(v[:i], " \t")
 			}
-			if v != "" && v != "*" && containsFold(name, v) {
+			if v != "" && containsFold(name, v) {
 				return g.set, int32(gi), true
 			}
 		}
@@ -117,8 +125,8 @@ func (r *Rules) record(name string) (set, group int32, ok bool) {
 }
 
 // containsFold reports whether sub is within s, ignoring ASCII case. It
-// takes O(len(s)·len(sub)) steps at worst; both are a robot's name and a
-// User-agent value.
+// takes O(len(s)·len(sub)) steps at worst: a robot's name times a
+// User-agent value (at most a line, 16,663 bytes).
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		j := 0

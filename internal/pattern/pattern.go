@@ -150,7 +150,8 @@ func NeedsRFC(s string, side Side) bool {
 			i += 2
 			continue
 		}
-		if c >= 0x80 || rfcClass[c] == encode || side == Path && (c == '*' || c == '$') {
+		if c >= 0x80 || rfcClass[c] == encode || side == Path && (c == '*' || c == '$') ||
+			c == '$' && i < len(s)-1 {
 			return true
 		}
 		if c == '?' {
@@ -173,7 +174,10 @@ func NeedsRFC(s string, side Side) bool {
 //   - octets ≥ 0x80, controls, space and characters RFC 3986 never allows raw
 //     are encoded;
 //   - on the [Path] side `*` and `$` are encoded, so only a rule's %2A or %24
-//     matches them, while a rule's own `*` and `$` stay operators.
+//     matches them, while a rule's own `*` and final `$` stay operators;
+//   - a `$` that is not last is an ordinary octet on either side (§2.2.3
+//     gives `$` a meaning only at the end), so it is encoded too: the rule
+//     /earn$* matches /earn$1 (seed 002's "Exotic Usage of Wildcards").
 //
 // A `%` not followed by two hex digits is kept as is.
 func AppendRFC(dst []byte, s string, side Side) []byte {
@@ -199,7 +203,8 @@ func AppendRFC(dst []byte, s string, side Side) []byte {
 			continue
 		}
 		switch {
-		case c >= 0x80 || rfcClass[c] == encode || side == Path && (c == '*' || c == '$'):
+		case c >= 0x80 || rfcClass[c] == encode || side == Path && (c == '*' || c == '$') ||
+			c == '$' && i < len(s)-1:
 			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
 		default:
 			if c == '?' {
