@@ -23,7 +23,8 @@
 // [Google].
 //
 //	                       google   rfc9309  bing     yandex   draft1996  strict1994
-//	agent match            token    token    token    token    part of    part of
+//	agent match            token    token    token    token    value      value
+//	                                                           contains   inside
 //	                                                           name       name
 //	several groups for it  merged   merged   merged   merged   first      first
 //	blank line ends group  no       no       no       yes      yes        yes
@@ -45,12 +46,15 @@
 //     leading run of [A-Za-z_-]) equals the robot's, ignoring ASCII case;
 //     "*" and "* text" name every robot (RFC 9309 §2.2.1; google/robotstxt).
 //     Yandex documents that YandexBot's group beats Yandex's, which beats
-//     "*": a fallback chain of tokens ([Agent], package agents). "part of
-//     name": the first record with a User-agent value (up to a '/') found
-//     inside the robot's name, ignoring case, else the first "*" record
-//     (1994 standard: "a case insensitive substring match of the name
-//     without version information is recommended"; seed 000's "other
-//     strategy"; checker-rules §0.1 FM).
+//     "*": a fallback chain of tokens ([Agent], package agents). The old
+//     standards take the first record that names the robot, else the first
+//     "*" record, and the sources disagree on what naming is. "value
+//     contains name": a User-agent value contains the robot's name token,
+//     ignoring case (1996 draft §3.2.1, and seed 000's "other strategy").
+//     "value inside name": the value up to a '/' is part of the robot's
+//     name (1994 standard: "a case insensitive substring match of the name
+//     without version information is recommended", as CPython's old
+//     robotparser reads it; checker-rules RB703, RB705).
 //   - several groups. RFC 9309 §2.2.1 merges every group that names the
 //     robot; the old standards obey one record (seed 000: "the robot must
 //     take into account only the first group"). A record needs a rule line
