@@ -97,3 +97,27 @@ func ExamplePathOf() {
 	// /a/b;p?q=1
 	// /
 }
+
+// One parse serves every robot: each reads the file with its own profile
+// and its own chain of product tokens.
+func ExampleReadings() {
+	f := syntax.Parse("robots.txt", []byte("User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /shop\nAllow: /shop/sale\n"))
+	rs := robots.ReadAll(f)
+	for _, c := range []struct {
+		p     robots.Profile
+		agent robots.Agent
+	}{
+		{robots.Google, robots.Agent{Tokens: []string{"Googlebot-Image", "Googlebot"}}},
+		{robots.Google, robots.Agent{Tokens: []string{"AdsBot-Google"}, IgnoreGlobal: true}},
+		{robots.Bing, robots.Agent{Tokens: []string{"bingbot"}}},
+		{robots.Draft1996, robots.Agent{Tokens: []string{"Baiduspider"}}},
+	} {
+		d := rs.Decide(c.p, c.agent, "https://example.com/shop/sale/1")
+		fmt.Println(c.agent.Tokens[0], d.Allowed, d.Line, d.Reason)
+	}
+	// Output:
+	// Googlebot-Image true 0 no-match
+	// AdsBot-Google true 0 no-group
+	// bingbot true 6 matched
+	// Baiduspider false 5 matched
+}
