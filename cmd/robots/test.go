@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +17,7 @@ import (
 
 var testCmd = &command{
 	name:  "test",
-	usage: "[-profile P] [-agent TOKEN]... -file PATH|-url URL URL...\n       robots test -jsonl [-profile P] < cases.jsonl",
+	usage: "[-profile P] [-agent TOKEN]... [-robot NAME] -file PATH|-url URL URL...\n       robots test -jsonl [-profile P] < cases.jsonl",
 	short: "say whether robots may fetch URLs",
 }
 
@@ -29,7 +30,7 @@ func runTest(e *env, args []string) error {
 		agents  stringsFlag
 		file    = fs.String("file", "", "read robots.txt from `PATH` (- for standard input)")
 		url     = fs.String("url", "", "fetch robots.txt for the site of `URL` (not yet supported)")
-		robot   = fs.String("robot", "", "evaluate as the registry robot `NAME` (not yet supported)")
+		robot   = fs.String("robot", "", "evaluate as the registry robot `NAME`: its profile, token chain and quirks")
 		jsonl   = fs.Bool("jsonl", false, "batch mode: read JSON cases from standard input, write one JSON answer per line")
 	)
 	fs.Var(&profile, "profile", "read the file as `P`: "+profileNames())
@@ -40,8 +41,10 @@ func runTest(e *env, args []string) error {
 	if *url != "" {
 		return errors.New("-url is not yet supported")
 	}
-	if *robot != "" {
-		return errors.New("-robot is not yet supported")
+	profileSet := false
+	fs.Visit(func(f *flag.Flag) { profileSet = profileSet || f.Name == "profile" })
+	if *robot != "" && len(agents) > 0 {
+		return &usageError{msg: "-robot and -agent both name the robot: give one"}
 	}
 	if *jsonl {
 		if *file != "" || fs.NArg() > 0 || len(agents) > 0 {
@@ -62,11 +65,15 @@ func runTest(e *env, args []string) error {
 	if len(agents) == 0 {
 		agents = stringsFlag{"*"}
 	}
+	rd := reader{profile: profile, agent: robots.Agent{Tokens: agents}}
+	if *robot != "" {
+		rd = robotReader(*robot, profile, profileSet)
+	}
 	f := syntax.Parse(*file, src)
-	rules := robots.Compile(f, profile)
+	rules := robots.Compile(f, rd.profile)
 	disallowed := false
 	for _, u := range fs.Args() {
-		d := rules.DecideChain(agents, u)
+		d := rules.DecideAgent(rd.agent, u)
 		verdict := "allowed"
 		if !d.Allowed {
 			verdict, disallowed = "disallowed", true
@@ -178,14 +185,14 @@ func testJSONL(e *env, profile robots.Profile) error {
 				ans.Error = fmt.Sprintf("line %d: %v", n, jerr)
 			} else {
 				ans.ID = c.ID
-				body, p, agents, u, cerr := c.resolve(profile)
+				body, p, agent, u, cerr := c.resolve(profile)
 				if cerr != nil {
 					ans.Error = fmt.Sprintf("line %d: %v", n, cerr)
 				} else {
 					if lastRules == nil || p != lastProfile || !bytes.Equal(body, lastBody) {
 						lastRules, lastBody, lastProfile = robots.Parse(body, p), body, p
 					}
-					d := lastRules.DecideChain(agents, u)
+					d := lastRules.DecideAgent(agent, u)
 					ans.Allowed, ans.Line = &d.Allowed, &d.Line
 				}
 			}
@@ -200,8 +207,10 @@ func testJSONL(e *env, profile robots.Profile) error {
 	return out.Flush()
 }
 
-// resolve checks a case and returns what to test.
-func (c *testCase) resolve(def robots.Profile) (body []byte, p robots.Profile, agents []string, url string, err error) {
+// resolve checks a case and returns what to test. A "robot" brings its
+// profile, token chain and quirks, as -robot does; a "profile" in the case
+// still wins.
+func (c *testCase) resolve(def robots.Profile) (body []byte, p robots.Profile, agent robots.Agent, url string, err error) {
 	p = def
 	if c.Profile != "" {
 		if p, err = robots.ParseProfile(c.Profile); err != nil {
@@ -209,8 +218,12 @@ func (c *testCase) resolve(def robots.Profile) (body []byte, p robots.Profile, a
 		}
 	}
 	if c.Robot != "" {
-		err = errors.New("robot: not yet supported")
-		return
+		if c.Agent != nil || len(c.Agents) > 0 {
+			err = errors.New(`"robot" and "agent"/"agents" both name the robot: give one`)
+			return
+		}
+		rd := robotReader(c.Robot, p, c.Profile != "")
+		p, agent = rd.profile, rd.agent
 	}
 	switch {
 	case c.RobotsB64 != nil:
@@ -230,12 +243,13 @@ func (c *testCase) resolve(def robots.Profile) (body []byte, p robots.Profile, a
 	}
 	url = *c.URL
 	switch {
+	case c.Robot != "":
 	case len(c.Agents) > 0:
-		agents = c.Agents
+		agent.Tokens = c.Agents
 	case c.Agent != nil:
-		agents = []string{*c.Agent}
+		agent.Tokens = []string{*c.Agent}
 	default:
-		agents = []string{"*"}
+		agent.Tokens = []string{"*"}
 	}
 	return
 }
