@@ -7,6 +7,9 @@
 // Commands:
 //
 //	test     say whether robots may fetch URLs
+//	compare  show how each robot reads a file, URL by URL
+//	audit    say what every known robot may crawl, and what it misreads
+//	agents   list the known robots
 //	version  print the version
 //
 // Exit codes: 0 ok or allowed, 1 a finding (a URL is disallowed), 2 a usage
@@ -50,7 +53,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, versionCmd}
+	commands = []*command{testCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
 }
 
 // Exit codes.

@@ -1,0 +1,616 @@
+package agents
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Purpose is what a robot fetches pages for. The zero value means unset.
+type Purpose uint8
+
+// The purposes.
+const (
+	Search     Purpose = iota + 1 // builds a search engine's index
+	Ads                           // checks ad landing pages or picks ads
+	AITraining                    // collects data that trains AI models
+	AISearch                      // builds an index for AI answers
+	AIUser                        // fetches at an assistant user's request
+	SEO                           // builds SEO tools' link and audit data
+	Archive                       // archives the web
+	Social                        // renders link previews
+	Other                         // anything else
+)
+
+var purposeNames = [...]string{
+	Search:     "search",
+	Ads:        "ads",
+	AITraining: "ai-training",
+	AISearch:   "ai-search",
+	AIUser:     "ai-user",
+	SEO:        "seo",
+	Archive:    "archive",
+	Social:     "social",
+	Other:      "other",
+}
+
+// String returns the purpose's name: "search", "ads", "ai-training",
+// "ai-search", "ai-user", "seo", "archive", "social" or "other".
+func (p Purpose) String() string {
+	if p >= Search && int(p) < len(purposeNames) {
+		return purposeNames[p]
+	}
+	return fmt.Sprintf("Purpose(%d)", uint8(p))
+}
+
+// ParsePurpose returns the purpose whose String form is s, compared ASCII
+// case-insensitively.
+func ParsePurpose(s string) (Purpose, error) {
+	for p := Search; int(p) < len(purposeNames); p++ {
+		if equalFold(s, purposeNames[p]) {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("agents: unknown purpose %q", s)
+}
+
+// MarshalText implements [encoding.TextMarshaler]. The zero value encodes
+// as the empty string.
+func (p Purpose) MarshalText() ([]byte, error) {
+	if p == 0 {
+		return []byte{}, nil
+	}
+	if int(p) >= len(purposeNames) {
+		return nil, fmt.Errorf("agents: invalid purpose %d", uint8(p))
+	}
+	return []byte(purposeNames[p]), nil
+}
+
+// UnmarshalText implements [encoding.TextUnmarshaler], accepting what
+// [ParsePurpose] accepts and the empty string (the zero value).
+func (p *Purpose) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*p = 0
+		return nil
+	}
+	v, err := ParsePurpose(string(text))
+	if err != nil {
+		return err
+	}
+	*p = v
+	return nil
+}
+
+// Obeys is what a robot's operator says about it honouring robots.txt.
+// The zero value is ObeysUnknown.
+type Obeys uint8
+
+// The operators' claims.
+const (
+	ObeysUnknown Obeys = iota // no claim, or none that applies
+	ObeysYes                  // honours robots.txt
+	ObeysNo                   // ignores robots.txt
+	ObeysPartial              // honours it for some fetches, or may ignore it
+)
+
+var obeysNames = [...]string{
+	ObeysUnknown: "unknown",
+	ObeysYes:     "yes",
+	ObeysNo:      "no",
+	ObeysPartial: "partial",
+}
+
+// String returns "unknown", "yes", "no" or "partial".
+func (o Obeys) String() string {
+	if int(o) < len(obeysNames) {
+		return obeysNames[o]
+	}
+	return fmt.Sprintf("Obeys(%d)", uint8(o))
+}
+
+// MarshalText implements [encoding.TextMarshaler].
+func (o Obeys) MarshalText() ([]byte, error) {
+	if int(o) >= len(obeysNames) {
+		return nil, fmt.Errorf("agents: invalid obeys value %d", uint8(o))
+	}
+	return []byte(obeysNames[o]), nil
+}
+
+// UnmarshalText implements [encoding.TextUnmarshaler]. It accepts the
+// String forms, ASCII case-insensitively.
+func (o *Obeys) UnmarshalText(text []byte) error {
+	for v := range obeysNames {
+		if equalFold(string(text), obeysNames[v]) {
+			*o = Obeys(v)
+			return nil
+		}
+	}
+	return fmt.Errorf("agents: unknown obeys value %q", text)
+}
+
+// Robot is one known robot. The JSON form of a Robot, with the field names
+// below in lower camel case, is the format of the embedded data.
+type Robot struct {
+	// Token is the product token as the operator documents it, for
+	// example "Googlebot-Image".
+	Token string `json:"token"`
+	// Name is the robot's human name, for example "Googlebot Images".
+	Name string `json:"name,omitempty"`
+	// Owner is the operator, for example "Google".
+	Owner string `json:"owner"`
+	// Purpose is what the robot fetches pages for.
+	Purpose Purpose `json:"purpose"`
+	// Obeys is the operator's claim about honouring robots.txt.
+	Obeys Obeys `json:"obeys"`
+	// ObeysNote qualifies Obeys, for example "user-triggered fetchers
+	// generally ignore robots.txt".
+	ObeysNote string `json:"obeysNote,omitempty"`
+	// Profile is how the robot reads robots.txt: "google", "rfc9309",
+	// "bing", "yandex", "draft1996" or "strict1994".
+	Profile string `json:"profile"`
+	// Fetch is how the robot treats the HTTP status of robots.txt:
+	// "google", "rfc9309", "bing", "yandex", "mandelbot" or "draft1996".
+	Fetch string `json:"fetch"`
+	// Fallback lists the tokens the robot obeys, in order, when no group
+	// names Token, before it falls back to "*".
+	Fallback []string `json:"fallback,omitempty"`
+	// IgnoresGlobal is set for robots that skip the "*" group: only groups
+	// naming them apply.
+	IgnoresGlobal bool `json:"ignoresGlobal,omitempty"`
+	// UserAgents are the full User-Agent header strings the robot sends, as
+	// documented; empty for control tokens. "W.X.Y.Z" stands for a Chrome
+	// version that changes over time.
+	UserAgents []string `json:"userAgents,omitempty"`
+	// Doc is the operator's documentation URL, if known.
+	Doc string `json:"doc,omitempty"`
+	// Retired is set for tokens the operator no longer documents.
+	Retired bool `json:"retired,omitempty"`
+	// Successor is, for a retired token, the token that replaced it.
+	Successor string `json:"successor,omitempty"`
+	// TokenOnly is set for control tokens with no crawler of their own,
+	// such as Google-Extended.
+	TokenOnly bool `json:"tokenOnly,omitempty"`
+	// Notes holds anything else worth knowing about the robot.
+	Notes string `json:"notes,omitempty"`
+	// Source names the evidence for the entry.
+	Source string `json:"source"`
+}
+
+// Tokens returns Token followed by Fallback: the chain of product tokens
+// the robot tries, most specific first.
+func (r Robot) Tokens() []string {
+	return append([]string{r.Token}, r.Fallback...)
+}
+
+// All returns every known robot, sorted by token (ASCII case-insensitive).
+// The caller may modify the result.
+func All() []Robot {
+	return current().all()
+}
+
+// Lookup finds a robot by product token, compared ASCII
+// case-insensitively: "googlebot" finds Googlebot.
+func Lookup(token string) (Robot, bool) {
+	return current().lookup(token)
+}
+
+// ByPurpose returns the robots with purpose p, sorted by token.
+func ByPurpose(p Purpose) []Robot {
+	return current().byPurpose(p)
+}
+
+// Default returns the robots a side-by-side comparison shows when the user
+// names none: the main search crawlers, the main AI crawlers and control
+// tokens, Mandelbot, and then one robot for each remaining profile that has
+// a real (not retired, not token-only) robot, in that order.
+func Default() []Robot {
+	return current().defaults()
+}
+
+// ProductToken derives the robots.txt product token from a full User-Agent
+// header:
+//
+//	"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" → "Googlebot"
+//	"Googlebot-Image/1.0" → "Googlebot-Image"
+//	"FooCrawler/1.0 (+http://foo.example)" → "FooCrawler"
+//
+// The first rule that gives a token wins:
+//
+//  1. A known robot's token, as a product name in the header: preceded by
+//     the start, a space, "(" or ";", and followed by "/", ";", ")", a
+//     space or the end. The longest such token wins, so "Googlebot-Image"
+//     beats "Googlebot". It is returned as spelled in the header.
+//  2. The first product (RFC 9110 §10.1.5: token ["/" version]) outside
+//     comments whose name is not a browser's (Mozilla, AppleWebKit,
+//     Chrome, Safari, …), reduced to its leading run of [A-Za-z_-]
+//     (RFC 9309 §2.2.1).
+//  3. The name of a "name/version" (or bare "name") element right after
+//     "compatible;", as in "Mozilla/5.0 (compatible; NewBot/1.0)",
+//     reduced the same way.
+//
+// It returns "" when no rule applies, as for a plain browser's header.
+// Only the first 4096 bytes of the header are read.
+func ProductToken(userAgent string) string {
+	return current().productToken(userAgent)
+}
+
+// FromUserAgent identifies a known robot from a full User-Agent header, by
+// [ProductToken] then [Lookup].
+func FromUserAgent(userAgent string) (Robot, bool) {
+	reg := current()
+	t := reg.productToken(userAgent)
+	if t == "" {
+		return Robot{}, false
+	}
+	return reg.lookup(t)
+}
+
+// maxUserAgent caps the bytes of a User-Agent header ProductToken reads.
+const maxUserAgent = 4096
+
+// Profiles and fetch behaviours the data may name.
+var (
+	profileNames = []string{"google", "rfc9309", "bing", "yandex", "draft1996", "strict1994"}
+	fetchNames   = []string{"google", "rfc9309", "bing", "yandex", "mandelbot", "draft1996"}
+)
+
+// defaultTokens are the robots Default lists first, in order: search
+// crawlers, then AI crawlers and control tokens, then others.
+var defaultTokens = []string{
+	"Googlebot", "bingbot", "YandexBot", "Baiduspider", "Applebot", "DuckDuckBot",
+	"GPTBot", "OAI-SearchBot", "ChatGPT-User", "ClaudeBot", "Claude-User",
+	"PerplexityBot", "CCBot", "Google-Extended", "Applebot-Extended",
+	"Bytespider", "meta-externalagent", "Amazonbot",
+	"Mandelbot",
+}
+
+//go:embed robots.json
+var robotsJSON []byte
+
+// current is the registry of the embedded data, decoded on first use.
+var current = sync.OnceValue(func() *registry {
+	return loadRegistry(robotsJSON)
+})
+
+// registry is an immutable set of robots.
+type registry struct {
+	robots  []Robot        // sorted by token, ASCII case-insensitive
+	byToken map[string]int // lower-case token → index in robots
+	maxLen  int            // longest token, in bytes
+}
+
+// loadRegistry decodes data into a registry; bad data gives an empty one.
+func loadRegistry(data []byte) *registry {
+	robots, err := decode(data)
+	if err != nil {
+		return &registry{}
+	}
+	return newRegistry(robots)
+}
+
+// decode reads a JSON array of robots, rejecting unknown fields and
+// trailing data.
+func decode(data []byte) ([]Robot, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var robots []Robot
+	if err := dec.Decode(&robots); err != nil {
+		return nil, fmt.Errorf("agents: decoding robots: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("agents: decoding robots: data after the array")
+	}
+	return robots, nil
+}
+
+// newRegistry indexes robots. Of several entries with the same token
+// (ASCII case-insensitive) the first in sort order is kept; entries with
+// an empty token are dropped.
+func newRegistry(robots []Robot) *registry {
+	robots = slices.DeleteFunc(slices.Clone(robots), func(r Robot) bool { return r.Token == "" })
+	slices.SortStableFunc(robots, func(a, b Robot) int {
+		if c := strings.Compare(lower(a.Token), lower(b.Token)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Token, b.Token)
+	})
+	robots = slices.CompactFunc(robots, func(a, b Robot) bool { return equalFold(a.Token, b.Token) })
+	reg := &registry{robots: robots, byToken: make(map[string]int, len(robots))}
+	for i, r := range robots {
+		reg.byToken[lower(r.Token)] = i
+		reg.maxLen = max(reg.maxLen, len(r.Token))
+	}
+	return reg
+}
+
+func (reg *registry) all() []Robot {
+	out := make([]Robot, len(reg.robots))
+	for i, r := range reg.robots {
+		out[i] = clone(r)
+	}
+	return out
+}
+
+func (reg *registry) lookup(token string) (Robot, bool) {
+	if len(token) == 0 || len(token) > reg.maxLen {
+		return Robot{}, false
+	}
+	i, ok := reg.byToken[lower(token)]
+	if !ok {
+		return Robot{}, false
+	}
+	return clone(reg.robots[i]), true
+}
+
+func (reg *registry) byPurpose(p Purpose) []Robot {
+	var out []Robot
+	for _, r := range reg.robots {
+		if r.Purpose == p {
+			out = append(out, clone(r))
+		}
+	}
+	return out
+}
+
+func (reg *registry) defaults() []Robot {
+	var out []Robot
+	seen := make(map[string]bool)
+	for _, t := range defaultTokens {
+		if r, ok := reg.lookup(t); ok && !seen[lower(r.Token)] {
+			seen[lower(r.Token)] = true
+			out = append(out, r)
+		}
+	}
+	for _, p := range profileNames {
+		if slices.ContainsFunc(out, func(r Robot) bool { return r.Profile == p }) {
+			continue
+		}
+		for _, r := range reg.robots {
+			if r.Profile == p && !r.Retired && !r.TokenOnly {
+				out = append(out, clone(r))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// clone returns r with its slices copied.
+func clone(r Robot) Robot {
+	r.Fallback = slices.Clone(r.Fallback)
+	r.UserAgents = slices.Clone(r.UserAgents)
+	return r
+}
+
+func (reg *registry) productToken(ua string) string {
+	if len(ua) > maxUserAgent {
+		ua = ua[:maxUserAgent]
+	}
+	if t := reg.knownToken(ua); t != "" {
+		return t
+	}
+	if t := firstProduct(ua); t != "" {
+		return t
+	}
+	return afterCompatible(ua)
+}
+
+// knownToken returns the longest known token that appears in ua as a
+// product name (rule 1 of ProductToken). Each candidate starts after a
+// delimiter and runs to the next terminator; runs longer than the longest
+// token are skipped, so the work is O(len(ua) × longest token).
+func (reg *registry) knownToken(ua string) string {
+	best := ""
+	var buf [64]byte
+	for i := 0; i < len(ua); i++ {
+		if i > 0 && !isStartDelim(ua[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(ua) && j-i <= reg.maxLen && !isEndDelim(ua[j]) {
+			j++
+		}
+		n := j - i
+		if n == 0 || n > reg.maxLen || n > len(buf) || n <= len(best) {
+			continue
+		}
+		for k := 0; k < n; k++ {
+			buf[k] = lowerByte(ua[i+k])
+		}
+		if _, ok := reg.byToken[string(buf[:n])]; ok {
+			best = ua[i:j]
+		}
+	}
+	return best
+}
+
+func isStartDelim(c byte) bool { return c == ' ' || c == '\t' || c == '(' || c == ';' }
+
+func isEndDelim(c byte) bool { return c == '/' || c == ';' || c == ')' || c == ' ' || c == '\t' }
+
+// firstProduct implements rule 2 of ProductToken. It reads the header as
+// RFC 9110 products and comments separated by whitespace; a product must
+// start a word, and a character that can be neither ends the word.
+func firstProduct(ua string) string {
+	i := 0
+	for i < len(ua) {
+		c := ua[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '(':
+			i = skipComment(ua, i)
+		case isTchar(c):
+			j := i
+			for j < len(ua) && isTchar(ua[j]) {
+				j++
+			}
+			name := ua[i:j]
+			if j < len(ua) && ua[j] == '/' {
+				j++
+				for j < len(ua) && isTchar(ua[j]) {
+					j++
+				}
+			}
+			i = j
+			if !isBrowserName(name) {
+				if t := leadingToken(name); t != "" {
+					return t
+				}
+			}
+		default:
+			i = skipWord(ua, i)
+		}
+	}
+	return ""
+}
+
+// afterCompatible implements rule 3 of ProductToken.
+func afterCompatible(ua string) string {
+	const word = "compatible"
+	for i := 0; i+len(word) <= len(ua); i++ {
+		if (i > 0 && !isStartDelim(ua[i-1])) || !equalFold(ua[i:i+len(word)], word) {
+			continue
+		}
+		j := skipSpace(ua, i+len(word))
+		if j >= len(ua) || ua[j] != ';' {
+			continue
+		}
+		j = skipSpace(ua, j+1)
+		k := j
+		for k < len(ua) && isTchar(ua[k]) {
+			k++
+		}
+		if k < len(ua) && ua[k] != '/' && ua[k] != ';' && ua[k] != ')' {
+			continue
+		}
+		if name := ua[j:k]; !isBrowserName(name) {
+			if t := leadingToken(name); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// skipComment returns the index after the comment that starts at ua[i],
+// which is "("; comments nest and "\" quotes the next byte (RFC 9110
+// §5.6.5). An unclosed comment runs to the end.
+func skipComment(ua string, i int) int {
+	depth := 0
+	for ; i < len(ua); i++ {
+		switch ua[i] {
+		case '\\':
+			i++
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(ua)
+}
+
+// skipWord returns the index of the next space or tab at or after i.
+func skipWord(ua string, i int) int {
+	for i < len(ua) && ua[i] != ' ' && ua[i] != '\t' {
+		i++
+	}
+	return i
+}
+
+func skipSpace(ua string, i int) int {
+	for i < len(ua) && (ua[i] == ' ' || ua[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// leadingToken returns the leading run of [A-Za-z_-] of s (RFC 9309
+// §2.2.1).
+func leadingToken(s string) string {
+	i := 0
+	for i < len(s) && isTokenByte(s[i]) {
+		i++
+	}
+	return s[:i]
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
+}
+
+// isTchar reports whether c is an RFC 9110 §5.6.2 token character.
+func isTchar(c byte) bool {
+	if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// browserNames are product names of web browsers and their engines, which
+// never name a robot. Lower case.
+var browserNames = map[string]bool{
+	"mozilla": true, "applewebkit": true, "webkit": true, "khtml": true,
+	"like": true, "gecko": true, "compatible": true, "version": true,
+	"mobile": true, "safari": true, "chrome": true, "chromium": true,
+	"headlesschrome": true, "crios": true, "firefox": true, "fxios": true,
+	"edg": true, "edge": true, "edga": true, "edgios": true, "opr": true,
+	"opera": true, "presto": true, "trident": true, "msie": true,
+	"samsungbrowser": true, "yabrowser": true, "ucbrowser": true,
+	"vivaldi": true, "brave": true, "konqueror": true, "silk": true,
+}
+
+func isBrowserName(name string) bool {
+	if len(name) > len("samsungbrowser") {
+		return false
+	}
+	var buf [len("samsungbrowser")]byte
+	for i := 0; i < len(name); i++ {
+		buf[i] = lowerByte(name[i])
+	}
+	return browserNames[string(buf[:len(name)])]
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// lower returns s with ASCII letters lower-cased.
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				b[j] = lowerByte(b[j])
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// equalFold reports whether a and b are equal under ASCII case folding.
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerByte(a[i]) != lowerByte(b[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,53 @@
+// Package agents is the registry of known robots: who operates each
+// robots.txt product token, what the robot fetches pages for, whether its
+// operator says it honours robots.txt, and how it reads the file.
+//
+// The data is embedded in the binary (robots.json) and read once, on first
+// use. Every value the package returns is a copy, so callers may modify it;
+// all functions are safe for concurrent use.
+//
+//	r, ok := agents.Lookup("googlebot-image")
+//	// r.Token == "Googlebot-Image", r.Tokens() == [Googlebot-Image Googlebot]
+//
+// # Profiles and fetch behaviour
+//
+// [Robot.Profile] names how the robot reads robots.txt and [Robot.Fetch]
+// how it treats the HTTP status of the robots.txt response. Profile names
+// are those of the root package's profiles: "google", "rfc9309", "bing",
+// "yandex", "draft1996" and "strict1994". Fetch adds "mandelbot" (seed 002)
+// and has no "strict1994". Robots whose operator documents no parser of its
+// own get "rfc9309" for both.
+//
+// # Group selection
+//
+// A robot obeys the first group that names [Robot.Token]; failing that, the
+// first that names a token of [Robot.Fallback], in order; failing that, the
+// "*" group, unless [Robot.IgnoresGlobal] is set. [Robot.Tokens] gives the
+// chain, most specific first: Googlebot-Image falls back to Googlebot,
+// every Yandex robot to the umbrella token Yandex, and Applebot to
+// Googlebot.
+//
+// # Tokens that are not RFC 9309 product tokens
+//
+// RFC 9309 §2.2.1 allows only letters, "_" and "-" in a product token, and
+// Google's parser compares only the leading run of those characters. A few
+// operators document tokens outside that set (MJ12bot, 360Spider, AI2Bot,
+// img2dataset, archive.org_bot). The registry keeps their documented
+// spelling; the entry's Notes say which token an RFC 9309 or Google parser
+// actually compares.
+//
+// # User-Agent headers
+//
+// [ProductToken] derives a product token from a full User-Agent header and
+// [FromUserAgent] identifies the robot that sent it. A header is only a
+// claim: anyone can send Googlebot's string, and operators publish IP
+// ranges or reverse-DNS names to verify it, which this package does not do.
+//
+// # Sources
+//
+// Each entry's Source field names its evidence: the project's crawler
+// research notes (crawlers.md), the seed documents (seed 002 for Mandelbot,
+// seed 004's appendix for Google's older crawler table), the checker's list
+// of known tokens (checker-rules §0.4 item 10), and the operators' published
+// documentation. Obeys records the operator's claim, not a measurement.
+package agents

@@ -1,0 +1,60 @@
+package agents_test
+
+import (
+	"fmt"
+
+	"github.com/robotskit/robots/agents"
+)
+
+func ExampleLookup() {
+	r, ok := agents.Lookup("googlebot-image")
+	fmt.Println(ok, r.Token, r.Owner, r.Purpose, r.Profile)
+	fmt.Println(r.Tokens())
+
+	y, _ := agents.Lookup("YANDEXBOT")
+	fmt.Println(y.Tokens())
+
+	a, _ := agents.Lookup("applebot")
+	fmt.Println(a.Tokens())
+	// Output:
+	// true Googlebot-Image Google search google
+	// [Googlebot-Image Googlebot]
+	// [YandexBot Yandex]
+	// [Applebot Googlebot]
+}
+
+func ExampleProductToken() {
+	for _, ua := range []string{
+		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+		"Googlebot-Image/1.0",
+		"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+		"MJ12bot/v1.4.8",
+		"FooCrawler/1.0 (+http://foo.example)",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+	} {
+		fmt.Printf("%q\n", agents.ProductToken(ua))
+	}
+	// Output:
+	// "Googlebot"
+	// "Googlebot-Image"
+	// "GPTBot"
+	// "MJ12bot"
+	// "FooCrawler"
+	// ""
+}
+
+func ExampleFromUserAgent() {
+	r, ok := agents.FromUserAgent("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)")
+	fmt.Println(ok, r.Token, r.Owner, r.Profile, r.Obeys)
+	// Output: true bingbot Microsoft bing yes
+}
+
+func ExampleByPurpose() {
+	for _, r := range agents.ByPurpose(agents.Social) {
+		fmt.Println(r.Token, r.Obeys)
+	}
+	// Output:
+	// facebookexternalhit no
+	// LinkedInBot unknown
+	// Twitterbot yes
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/robotskit/robots/agents"
+)
+
+var agentsCmd = &command{
+	name:  "agents",
+	usage: "[-purpose P] [-format text|json]",
+	short: "list the known robots",
+}
+
+func init() { agentsCmd.run = runAgents }
+
+func runAgents(e *env, args []string) error {
+	fs := newFlags(e, agentsCmd)
+	purpose := fs.String("purpose", "", "only robots with purpose `P`: search, ads, ai-training, ai-search, ai-user, seo, archive, social, other")
+	format := fs.String("format", "text", "output `format`: text or json")
+	if err := parseFlags(e, agentsCmd, fs, args); err != nil {
+		return err
+	}
+	if *format != "text" && *format != "json" {
+		return &usageError{msg: fmt.Sprintf("-format must be text or json, got %q", *format)}
+	}
+	if fs.NArg() > 0 {
+		return &usageError{msg: "agents takes no arguments"}
+	}
+	list := agents.All()
+	if *purpose != "" {
+		p, err := agents.ParsePurpose(*purpose)
+		if err != nil {
+			return &usageError{msg: err.Error()}
+		}
+		list = agents.ByPurpose(p)
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(list)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOKEN\tOWNER\tPURPOSE\tOBEYS\tPROFILE\tREADS")
+	for _, r := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Token, r.Owner, r.Purpose, r.Obeys, r.Profile, reads(r))
+	}
+	return tw.Flush()
+}
+
+// reads says in a few words which groups the robot obeys.
+func reads(r agents.Robot) string {
+	var parts []string
+	if len(r.Fallback) > 0 {
+		parts = append(parts, "then "+strings.Join(r.Fallback, ", then "))
+	}
+	if r.IgnoresGlobal {
+		parts = append(parts, `never "*"`)
+	}
+	if r.TokenOnly {
+		parts = append(parts, "control token, no crawler")
+	}
+	if r.Retired {
+		s := "retired"
+		if r.Successor != "" {
+			s += ": use " + r.Successor
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,386 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/syntax"
+)
+
+var auditCmd = &command{
+	name:  "audit",
+	usage: "[-format text|json] FILE",
+	short: "say what every known robot may crawl, and what it misreads",
+}
+
+func init() { auditCmd.run = runAudit }
+
+// robotAudit is one known robot's reading of the file.
+type robotAudit struct {
+	Token   string `json:"token"`
+	Owner   string `json:"owner"`
+	Purpose string `json:"purpose"`
+	Profile string `json:"profile"`
+	// Root is whether it may crawl "/".
+	Root bool `json:"root_allowed"`
+	// Status is "blocked" ("/" disallowed), "partly" (some probe URL
+	// disallowed) or "open".
+	Status string `json:"status"`
+	// Group is the line of the group it obeys, 0 for none; Via is the
+	// token that group names ("*" for the "*" groups, "" for none).
+	Group int    `json:"group"`
+	Via   string `json:"via"`
+}
+
+// finding is something a robot reads differently from what the file
+// seems to mean.
+type finding struct {
+	Line    int    `json:"line"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+type auditJSON struct {
+	File     string       `json:"file"`
+	Robots   []robotAudit `json:"robots"`
+	Findings []finding    `json:"findings"`
+	AI       aiSummary    `json:"ai"`
+}
+
+// aiSummary sorts the AI crawlers (purposes ai-training, ai-search,
+// ai-user) by what the file does to them.
+// Blocked, Partly and Open hold those that a group names (by their token
+// or a fallback); Unmentioned those that only "*" or nothing applies to,
+// and Global says what the "*" groups do to them.
+type aiSummary struct {
+	Blocked     []string `json:"blocked"`
+	Partly      []string `json:"partly"`
+	Open        []string `json:"open"`
+	Unmentioned []string `json:"unmentioned"`
+	Global      string   `json:"unmentioned_status"`
+}
+
+func runAudit(e *env, args []string) error {
+	fs := newFlags(e, auditCmd)
+	format := fs.String("format", "text", "output `format`: text or json")
+	if err := parseFlags(e, auditCmd, fs, args); err != nil {
+		return err
+	}
+	if *format != "text" && *format != "json" {
+		return &usageError{msg: fmt.Sprintf("-format must be text or json, got %q", *format)}
+	}
+	if fs.NArg() != 1 {
+		return &usageError{msg: "give one robots.txt FILE (- for standard input)"}
+	}
+	name := fs.Arg(0)
+	if isURL(name) {
+		return fmt.Errorf("%s: fetching robots.txt is not yet supported; save it and give the file", name)
+	}
+	src, err := readLimited(e, name)
+	if err != nil {
+		return err
+	}
+	f := syntax.Parse(name, src)
+	a := audit(f)
+	a.File = name
+	if *format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(a)
+	} else {
+		err = a.writeText(e.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if len(a.Findings) > 0 {
+		return errFinding
+	}
+	return nil
+}
+
+func audit(f *syntax.File) *auditJSON {
+	rs := robots.ReadAll(f)
+	probes := probeURLs(f)
+	a := &auditJSON{Findings: []finding{}, AI: aiSummary{Blocked: []string{}, Partly: []string{},
+		Open: []string{}, Unmentioned: []string{}, Global: "open"}}
+	for _, rb := range agents.All() {
+		rd := fromRegistry(rb, robots.Google, false)
+		rules := rs.Rules(rd.profile)
+		ra := robotAudit{Token: rb.Token, Owner: rb.Owner, Purpose: rb.Purpose.String(), Profile: rd.profile.String()}
+		d := rules.DecideAgent(rd.agent, "/")
+		ra.Root, ra.Group = d.Allowed, d.Group
+		ra.Status = "open"
+		if !d.Allowed {
+			ra.Status = "blocked"
+		} else {
+			for _, u := range probes {
+				if !rules.DecideAgent(rd.agent, u).Allowed {
+					ra.Status = "partly"
+					break
+				}
+			}
+		}
+		switch {
+		case d.Group == 0:
+		case d.Global:
+			ra.Via = "*"
+		default:
+			for _, t := range rd.agent.Tokens {
+				if _, ok := rules.AgentGroup(robots.Agent{Tokens: []string{t}, IgnoreGlobal: true}); ok {
+					ra.Via = t
+					break
+				}
+			}
+		}
+		a.Robots = append(a.Robots, ra)
+		switch rb.Purpose {
+		case agents.AITraining, agents.AISearch, agents.AIUser:
+			switch {
+			case ra.Via == "" || ra.Via == "*":
+				a.AI.Unmentioned = append(a.AI.Unmentioned, rb.Token)
+				if ra.Via == "*" && !rb.IgnoresGlobal {
+					a.AI.Global = ra.Status
+				}
+			case ra.Status == "blocked":
+				a.AI.Blocked = append(a.AI.Blocked, rb.Token)
+			case ra.Status == "partly":
+				a.AI.Partly = append(a.AI.Partly, rb.Token)
+			default:
+				a.AI.Open = append(a.AI.Open, rb.Token)
+			}
+		}
+	}
+	a.Findings = append(a.Findings, agentFindings(f)...)
+	return a
+}
+
+// agentFindings reports User-agent values that robots read as another
+// token, retired tokens, and named groups that leave the "*" group's rules
+// behind.
+func agentFindings(f *syntax.File) []finding {
+	var out []finding
+	for _, l := range f.Lines {
+		if l.Kind != syntax.DirectiveLine || l.Field != syntax.UserAgent {
+			continue
+		}
+		v := f.Text(l.Value)
+		if v == "" || v == "*" || strings.HasPrefix(v, "* ") {
+			continue
+		}
+		line := l.Span.Start.Line
+		word := v
+		if i := strings.IndexAny(v, " \t/;("); i >= 0 {
+			word = v[:i]
+		}
+		tok := leadingToken(v)
+		if !strings.EqualFold(word, tok) {
+			msg := fmt.Sprintf("User-agent %q is read as %q by google, rfc9309, bing and yandex: a product token is letters, '-' and '_' only (RFC 9309 §2.2.1)", v, tok)
+			if tok == "" {
+				msg = fmt.Sprintf("User-agent %q has no product token (letters, '-' and '_'): google, rfc9309, bing and yandex apply its group to no robot", v)
+			}
+			if rb, ok := agents.Lookup(word); ok {
+				msg += fmt.Sprintf("; the group does not apply to %s", rb.Token)
+			}
+			out = append(out, finding{Line: line, Kind: "token", Message: msg})
+		}
+		if rb, ok := agents.Lookup(word); ok && rb.Retired {
+			msg := fmt.Sprintf("%s is a retired token: %s no longer documents it", rb.Token, rb.Owner)
+			if rb.Successor != "" {
+				msg += "; name " + rb.Successor
+			}
+			out = append(out, finding{Line: line, Kind: "retired", Message: msg})
+		}
+	}
+	return append(out, droppedGlobal(f, robots.Compile(f, robots.Google))...)
+}
+
+// leadingToken is the product token a User-agent value gives: its leading
+// run of [A-Za-z_-] (RFC 9309 §2.2.1).
+func leadingToken(v string) string {
+	i := 0
+	for i < len(v) && (v[i]|0x20 >= 'a' && v[i]|0x20 <= 'z' || v[i] == '-' || v[i] == '_') {
+		i++
+	}
+	return v[:i]
+}
+
+// fileGroup is a group as Google reads it (RFC 9309 §2.1): User-agent
+// values, then Disallow patterns.
+type fileGroup struct {
+	line      int
+	tokens    []string // lower-cased product tokens; "*" for the global value
+	names     []string // the same, as written
+	disallows []string
+}
+
+func googleGroups(f *syntax.File) []*fileGroup {
+	var gs []*fileGroup
+	var cur *fileGroup
+	inRules := false
+	for _, l := range f.Lines {
+		if l.Kind != syntax.DirectiveLine {
+			continue
+		}
+		v := f.Text(l.Value)
+		switch l.Field {
+		case syntax.UserAgent:
+			if cur == nil || inRules {
+				cur = &fileGroup{line: l.Span.Start.Line}
+				gs = append(gs, cur)
+				inRules = false
+			}
+			t := strings.ToLower(leadingToken(v))
+			if v == "*" || strings.HasPrefix(v, "* ") || strings.HasPrefix(v, "*\t") {
+				t = "*"
+			}
+			if t != "" {
+				cur.tokens = append(cur.tokens, t)
+				cur.names = append(cur.names, leadingToken(v))
+			}
+		case syntax.Allow, syntax.Disallow:
+			if cur == nil {
+				continue
+			}
+			inRules = true
+			if l.Field == syntax.Disallow && v != "" {
+				cur.disallows = append(cur.disallows, v)
+			}
+		}
+	}
+	return gs
+}
+
+// droppedGlobal reports each token with a group of its own under which a
+// path that a Disallow rule of the "*" groups blocks is allowed: the robot
+// obeys only its own group (RFC 9309 §2.2.1; seed 004: "all others are
+// ignored"), which authors often forget. google reads the file (rules).
+func droppedGlobal(f *syntax.File, rules *robots.Rules) []finding {
+	gs := googleGroups(f)
+	var star []string
+	starLine := 0
+	for _, g := range gs {
+		if slices.Contains(g.tokens, "*") {
+			star = append(star, g.disallows...)
+			if starLine == 0 {
+				starLine = g.line
+			}
+		}
+	}
+	if len(star) == 0 {
+		return nil
+	}
+	var out []finding
+	done := map[string]bool{"*": true}
+	for _, g := range gs {
+		for k, t := range g.tokens {
+			if done[t] {
+				continue
+			}
+			done[t] = true
+			name := g.names[k]
+			var own []string
+			first := 0
+			for _, h := range gs {
+				if slices.Contains(h.tokens, t) {
+					own = append(own, h.disallows...)
+					if first == 0 {
+						first = h.line
+					}
+				}
+			}
+			var missing []string
+			for _, p := range star {
+				if slices.Contains(own, p) || slices.Contains(missing, p) {
+					continue
+				}
+				// The path the rule blocks most plainly: '*' as nothing.
+				path := strings.ReplaceAll(strings.TrimSuffix(p, "$"), "*", "")
+				if rules.DecideAgent(robots.Agent{Tokens: []string{name}, IgnoreGlobal: true}, path).Allowed {
+					missing = append(missing, p)
+				}
+			}
+			if len(missing) == 0 {
+				continue
+			}
+			shown := missing
+			if len(shown) > 3 {
+				shown = shown[:3]
+			}
+			msg := fmt.Sprintf("%s has a group of its own, so %d Disallow rules of the \"*\" group (line %d) do not apply to it and it may crawl what they block: %s",
+				name, len(missing), starLine, strings.Join(shown, ", "))
+			if len(missing) > len(shown) {
+				msg += ", …"
+			}
+			out = append(out, finding{Line: first, Kind: "drops-global", Message: msg})
+		}
+	}
+	return out
+}
+
+func (a *auditJSON) writeText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d known robots\n\n", a.File, len(a.Robots))
+	blocked, partly := 0, 0
+	for _, r := range a.Robots {
+		switch r.Status {
+		case "blocked":
+			blocked++
+		case "partly":
+			partly++
+		}
+	}
+	fmt.Fprintf(&b, "Blocked from /: %d; partly blocked: %d; open: %d.\n", blocked, partly, len(a.Robots)-blocked-partly)
+	global, none := 0, 0
+	for _, r := range a.Robots {
+		switch r.Via {
+		case "*":
+			global++
+		case "":
+			none++
+		}
+	}
+	fmt.Fprintf(&b, "%d follow the \"*\" group, %d have no group, %d are named:\n", global, none, len(a.Robots)-global-none)
+	for _, r := range a.Robots {
+		if r.Via == "" || r.Via == "*" {
+			continue
+		}
+		via := "no group"
+		switch {
+		case r.Via == "*":
+			via = fmt.Sprintf(`"*" group, line %d`, r.Group)
+		case r.Via != "":
+			via = fmt.Sprintf("group %q, line %d", r.Via, r.Group)
+		}
+		fmt.Fprintf(&b, "  %-24s %-8s %-10s %s\n", r.Token, r.Status, r.Profile, via)
+	}
+	b.WriteString("\nAI crawlers:\n")
+	list := func(name string, ts []string) {
+		if len(ts) == 0 {
+			ts = []string{"none"}
+		}
+		fmt.Fprintf(&b, "  %-12s %s\n", name+":", strings.Join(ts, ", "))
+	}
+	list("blocked", a.AI.Blocked)
+	list("partly", a.AI.Partly)
+	list("open", a.AI.Open)
+	list("unmentioned", a.AI.Unmentioned)
+	if len(a.AI.Unmentioned) > 0 {
+		status := map[string]string{"blocked": "blocked", "partly": "partly blocked", "open": "open"}[a.AI.Global]
+		fmt.Fprintf(&b, "  %-12s (the rules for every robot leave them %s)\n", "", status)
+	}
+	if len(a.Findings) > 0 {
+		b.WriteString("\nFindings:\n")
+		for _, fd := range a.Findings {
+			fmt.Fprintf(&b, "  %s:%d: %s: %s\n", a.File, fd.Line, fd.Kind, fd.Message)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
