@@ -362,10 +362,14 @@ func (a *auditJSON) writeText(w io.Writer) error {
 	}
 	b.WriteString("\nAI crawlers:\n")
 	list := func(name string, ts []string) {
-		if len(ts) == 0 {
-			ts = []string{"none"}
+		s := strings.Join(ts, ", ")
+		switch {
+		case len(ts) == 0:
+			s = "none"
+		case len(ts) > 12:
+			s = fmt.Sprintf("%s, … and %d more (-format json lists all)", strings.Join(ts[:12], ", "), len(ts)-12)
 		}
-		fmt.Fprintf(&b, "  %-12s %s\n", name+":", strings.Join(ts, ", "))
+		fmt.Fprintf(&b, "  %-12s %s\n", name+":", s)
 	}
 	list("blocked", a.AI.Blocked)
 	list("partly", a.AI.Partly)
