@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -24,8 +23,8 @@ func runAgents(e *env, args []string) error {
 	if err := parseFlags(e, agentsCmd, fs, args); err != nil {
 		return err
 	}
-	if *format != "text" && *format != "json" {
-		return &usageError{msg: fmt.Sprintf("-format must be text or json, got %q", *format)}
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return &usageError{msg: "agents takes no arguments"}
@@ -39,10 +38,7 @@ func runAgents(e *env, args []string) error {
 		list = agents.ByPurpose(p)
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(list)
+		return writeJSON(e.stdout, list)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOKEN\tOWNER\tPURPOSE\tOBEYS\tPROFILE\tREADS")

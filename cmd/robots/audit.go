@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -71,8 +70,8 @@ func runAudit(e *env, args []string) error {
 	if err := parseFlags(e, auditCmd, fs, args); err != nil {
 		return err
 	}
-	if *format != "text" && *format != "json" {
-		return &usageError{msg: fmt.Sprintf("-format must be text or json, got %q", *format)}
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		return &usageError{msg: "give one robots.txt FILE (- for standard input)"}
@@ -89,10 +88,7 @@ func runAudit(e *env, args []string) error {
 	a := audit(f)
 	a.File = name
 	if *format == "json" {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(a)
+		err = writeJSON(e.stdout, a)
 	} else {
 		err = a.writeText(e.stdout)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -36,8 +35,8 @@ func runCompare(e *env, args []string) error {
 	if err := parseFlags(e, compareCmd, fs, args); err != nil {
 		return err
 	}
-	if *format != "text" && *format != "json" {
-		return &usageError{msg: fmt.Sprintf("-format must be text or json, got %q", *format)}
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		return &usageError{msg: "no robots.txt: give a FILE (- for standard input)"}
@@ -306,8 +305,5 @@ func (m *matrix) writeJSON(w io.Writer, name string, probed bool) error {
 	for _, j := range m.disagree {
 		out.Disagreements = append(out.Disagreements, disagreementJSON{URL: m.urls[j], Readings: m.readings(j)})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }

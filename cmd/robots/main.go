@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -142,6 +143,23 @@ func parseFlags(e *env, cmd *command, fs *flag.FlagSet, args []string) error {
 	default:
 		return &usageError{msg: err.Error()}
 	}
+}
+
+// checkFormat accepts the -format values of the commands that print
+// reports.
+func checkFormat(f string) error {
+	if f != "text" && f != "json" {
+		return &usageError{msg: fmt.Sprintf("-format must be text or json, got %q", f)}
+	}
+	return nil
+}
+
+// writeJSON writes v as indented JSON, without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // stringsFlag is a repeatable string flag.
