@@ -323,25 +323,14 @@ func droppedGlobal(f *syntax.File, rules *robots.Rules) []finding {
 func (a *auditJSON) writeText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d known robots\n\n", a.File, len(a.Robots))
-	blocked, partly := 0, 0
+	status, via := map[string]int{}, map[string]int{}
 	for _, r := range a.Robots {
-		switch r.Status {
-		case "blocked":
-			blocked++
-		case "partly":
-			partly++
-		}
+		status[r.Status]++
+		via[r.Via]++
 	}
+	blocked, partly := status["blocked"], status["partly"]
+	global, none := via["*"], via[""]
 	fmt.Fprintf(&b, "Blocked from /: %d; partly blocked: %d; open: %d.\n", blocked, partly, len(a.Robots)-blocked-partly)
-	global, none := 0, 0
-	for _, r := range a.Robots {
-		switch r.Via {
-		case "*":
-			global++
-		case "":
-			none++
-		}
-	}
 	fmt.Fprintf(&b, "%d follow the \"*\" group, %d have no group, %d are named:\n", global, none, len(a.Robots)-global-none)
 	for _, r := range a.Robots {
 		if r.Via == "" || r.Via == "*" {

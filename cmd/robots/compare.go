@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -49,8 +48,7 @@ func runCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	profileSet := false
-	fs.Visit(func(f *flag.Flag) { profileSet = profileSet || f.Name == "profile" })
+	profileSet := isSet(fs, "profile")
 	readers := defaultReaders(profile, profileSet)
 	if len(names) > 0 {
 		readers = readers[:0]

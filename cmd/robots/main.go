@@ -145,6 +145,13 @@ func parseFlags(e *env, cmd *command, fs *flag.FlagSet, args []string) error {
 	}
 }
 
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // checkFormat accepts the -format values of the commands that print
 // reports.
 func checkFormat(f string) error {

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -41,8 +40,7 @@ func runTest(e *env, args []string) error {
 	if *url != "" {
 		return errors.New("-url is not yet supported")
 	}
-	profileSet := false
-	fs.Visit(func(f *flag.Flag) { profileSet = profileSet || f.Name == "profile" })
+	profileSet := isSet(fs, "profile")
 	if *robot != "" && len(agents) > 0 {
 		return &usageError{msg: "-robot and -agent both name the robot: give one"}
 	}
