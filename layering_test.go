@@ -15,8 +15,9 @@ var allowedImports = map[string][]string{
 	"internal/pattern":         {},
 	"syntax":                   {"internal/octets"},
 	"":                         {"syntax", "internal/pattern", "internal/octets"},
-	"agents":                   {}, // beside the root package (L2): data only
-	"cmd/robots":               {"", "syntax", "internal/pattern", "agents"},
+	"agents":                   {},                       // beside the root package (L2): data only
+	"fetch":                    {"", "syntax", "agents"}, // L3: over HTTP, with the root package's rules
+	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch"},
 	"internal/tools/confcheck": {},
 }
 
