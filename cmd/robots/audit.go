@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -67,6 +68,7 @@ type aiSummary struct {
 func runAudit(e *env, args []string) error {
 	fs := newFlags(e, auditCmd)
 	format := fs.String("format", "text", "output `format`: text or json")
+	nf := addNetFlags(fs, 10)
 	if err := parseFlags(e, auditCmd, fs, args); err != nil {
 		return err
 	}
@@ -77,11 +79,14 @@ func runAudit(e *env, args []string) error {
 		return &usageError{msg: "give one robots.txt FILE (- for standard input)"}
 	}
 	name := fs.Arg(0)
+	var src []byte
+	var err error
 	if isURL(name) {
-		return fmt.Errorf("%s: fetching robots.txt is not yet supported; save it and give the file", name)
-	}
-	src, err := readLimited(e, name)
-	if err != nil {
+		var res *fetch.Result
+		if src, res, err = fetchFile(e, nf, name); err != nil || res.Outcome != fetch.Success {
+			return err
+		}
+	} else if src, err = readLimited(e, name); err != nil {
 		return err
 	}
 	f := syntax.Parse(name, src)

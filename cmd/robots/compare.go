@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -31,6 +32,7 @@ func runCompare(e *env, args []string) error {
 	)
 	fs.Var(&profile, "profile", "read the file as `P` for every robot (default: each robot's own)")
 	fs.Var(&names, "robot", "registry robot or product token `NAME` to show; repeat (default: the main search and AI robots and one per profile)")
+	nf := addNetFlags(fs, 10)
 	if err := parseFlags(e, compareCmd, fs, args); err != nil {
 		return err
 	}
@@ -41,11 +43,14 @@ func runCompare(e *env, args []string) error {
 		return &usageError{msg: "no robots.txt: give a FILE (- for standard input)"}
 	}
 	name := fs.Arg(0)
+	var src []byte
+	var err error
 	if isURL(name) {
-		return fmt.Errorf("%s: fetching robots.txt is not yet supported; save it and give the file", name)
-	}
-	src, err := readLimited(e, name)
-	if err != nil {
+		var res *fetch.Result
+		if src, res, err = fetchFile(e, nf, name); err != nil || res.Outcome != fetch.Success {
+			return err
+		}
+	} else if src, err = readLimited(e, name); err != nil {
 		return err
 	}
 	profileSet := isSet(fs, "profile")

@@ -26,9 +26,19 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/redis/go-redis/v9"
 )
 
+// quietLogger discards go-redis's log lines.
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
 func main() {
+	// go-redis logs failed connections to standard error; a Redis outage
+	// is reported by the cache's errors instead (see fetch.OpenCache).
+	redis.SetLogger(quietLogger{})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
@@ -54,7 +64,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
+	commands = []*command{testCmd, fetchCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
 }
 
 // Exit codes.

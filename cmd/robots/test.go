@@ -6,11 +6,15 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	neturl "net/url"
 	"os"
+	"strings"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -28,37 +32,33 @@ func runTest(e *env, args []string) error {
 		profile robots.Profile
 		agents  stringsFlag
 		file    = fs.String("file", "", "read robots.txt from `PATH` (- for standard input)")
-		url     = fs.String("url", "", "fetch robots.txt for the site of `URL` (not yet supported)")
+		url     = fs.String("url", "", "fetch robots.txt for the site of `URL` (any URL of the site, or its robots.txt)")
 		robot   = fs.String("robot", "", "evaluate as the registry robot `NAME`: its profile, token chain and quirks")
 		jsonl   = fs.Bool("jsonl", false, "batch mode: read JSON cases from standard input, write one JSON answer per line")
 	)
 	fs.Var(&profile, "profile", "read the file as `P`: "+profileNames())
 	fs.Var(&agents, "agent", "product `TOKEN` to test; repeat for a fallback chain (default *)")
+	nf := addNetFlags(fs, 0)
 	if err := parseFlags(e, testCmd, fs, args); err != nil {
 		return err
-	}
-	if *url != "" {
-		return errors.New("-url is not yet supported")
 	}
 	profileSet := isSet(fs, "profile")
 	if *robot != "" && len(agents) > 0 {
 		return &usageError{msg: "-robot and -agent both name the robot: give one"}
 	}
 	if *jsonl {
-		if *file != "" || fs.NArg() > 0 || len(agents) > 0 {
-			return &usageError{msg: "-jsonl takes its cases from standard input only: no -file, -agent or URL arguments"}
+		if *file != "" || *url != "" || fs.NArg() > 0 || len(agents) > 0 {
+			return &usageError{msg: "-jsonl takes its cases from standard input only: no -file, -url, -agent or URL arguments"}
 		}
 		return testJSONL(e, profile)
 	}
-	if *file == "" {
-		return &usageError{msg: "no robots.txt: give -file PATH"}
-	}
-	if fs.NArg() == 0 {
+	switch {
+	case *file == "" && *url == "":
+		return &usageError{msg: "no robots.txt: give -file PATH or -url URL"}
+	case *file != "" && *url != "":
+		return &usageError{msg: "-file and -url both give the robots.txt: give one"}
+	case fs.NArg() == 0:
 		return &usageError{msg: "no URL to test"}
-	}
-	src, err := readLimited(e, *file)
-	if err != nil {
-		return err
 	}
 	if len(agents) == 0 {
 		agents = stringsFlag{"*"}
@@ -66,6 +66,13 @@ func runTest(e *env, args []string) error {
 	rd := reader{profile: profile, agent: robots.Agent{Tokens: agents}}
 	if *robot != "" {
 		rd = robotReader(*robot, profile, profileSet)
+	}
+	if *url != "" {
+		return testURL(e, fs, nf, rd, *robot, *url)
+	}
+	src, err := readLimited(e, *file)
+	if err != nil {
+		return err
 	}
 	f := syntax.Parse(*file, src)
 	rules := robots.Compile(f, rd.profile)
@@ -273,4 +280,81 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 		}
 		return line, tooLong, err
 	}
+}
+
+// testURL is `robots test -url`: the robots.txt of the site of site is
+// fetched with the robot's status rules (DESIGN.md, contracts), and each
+// verdict line also says how the fetch ended. URL arguments may be paths
+// of that site; a URL of another origin is an error, since a robots.txt
+// governs only its own origin (RFC 9309 §2.3).
+func testURL(e *env, fs *flag.FlagSet, nf *netFlags, rd reader, robot, site string) error {
+	pol, ua := policyOf(fs, fetch.Google, robot, rd.profile)
+	fr, done, err := nf.fetcher(pol, rd.profile, ua)
+	if err != nil {
+		return err
+	}
+	defer done()
+	origin, err := fetch.ParseOrigin(site)
+	if err != nil {
+		return err
+	}
+	base, _ := neturl.Parse(site)
+	var urls []string
+	for _, a := range fs.Args() {
+		u, err := base.Parse(a)
+		if err != nil {
+			return &usageError{msg: fmt.Sprintf("%s: %v", a, err)}
+		}
+		o, err := fetch.ParseOrigin(u.String())
+		if err != nil || o != origin {
+			return &usageError{msg: fmt.Sprintf("%s is not on %s: a robots.txt governs only its own origin", a, origin)}
+		}
+		urls = append(urls, u.String())
+	}
+	res, err := nf.get(e, fr, site)
+	if err != nil {
+		return err
+	}
+	how := fetchSummary(res)
+	var f *syntax.File
+	if res.Access == fetch.AccessRules {
+		f = syntax.Parse(res.URL, res.Body)
+	}
+	disallowed := false
+	for i, u := range urls {
+		v := res.Decide(rd.agent, u)
+		verdict := "allowed"
+		if !v.Allowed {
+			verdict, disallowed = "disallowed", true
+		}
+		why := v.Reason
+		if v.Access == fetch.AccessRules {
+			why = explain(f, v.Decision)
+		}
+		fmt.Fprintf(e.stdout, "%s %s  (%s; %s)\n", verdict, fs.Arg(i), why, how)
+	}
+	if disallowed {
+		return errFinding
+	}
+	return nil
+}
+
+// fetchSummary says in a few words how a fetch ended.
+func fetchSummary(r *fetch.Result) string {
+	var b strings.Builder
+	b.WriteString("robots.txt ")
+	switch {
+	case r.FromCache:
+		b.WriteString("from the cache, ")
+	}
+	if r.Status != 0 {
+		fmt.Fprintf(&b, "HTTP %d", r.Status)
+	} else {
+		b.WriteString(r.Err)
+	}
+	if n := len(r.Hops) - 1; n > 0 {
+		fmt.Fprintf(&b, " after %d redirects", n)
+	}
+	fmt.Fprintf(&b, ", %s", r.Policy)
+	return b.String()
 }

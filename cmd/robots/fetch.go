@@ -1,0 +1,422 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/syntax"
+)
+
+var fetchCmd = &command{
+	name:  "fetch",
+	usage: "[-robot NAME] [-policy P] [-profile P] [-format text|json] [-max-redirects N] [-timeout D] [-user-agent UA] [-cache SPEC] URL",
+	short: "fetch a site's robots.txt as a robot does, and show every hop",
+}
+
+func init() { fetchCmd.run = runFetch }
+
+// netFlags are the flags of every command that fetches robots.txt.
+type netFlags struct {
+	cache     *string
+	timeout   *time.Duration
+	userAgent *string
+	redirects *int
+}
+
+func addNetFlags(fs *flag.FlagSet, redirects int) *netFlags {
+	return &netFlags{
+		cache:     fs.String("cache", "", "keep fetched files in `SPEC`: memory, disk:PATH or redis://HOST:PORT/DB (default: fetch every time)"),
+		timeout:   fs.Duration("timeout", fetch.DefaultTimeout, "give up on a fetch after `D`"),
+		userAgent: fs.String("user-agent", "", "User-Agent header to send (default: the robot's own, else "+fetch.DefaultUserAgent+")"),
+		redirects: fs.Int("max-redirects", redirects, "follow at most `N` redirects (0: the policy's, 5)"),
+	}
+}
+
+// fetcher builds a Fetcher for a policy and profile from the flags, and a
+// function that releases its cache.
+func (nf *netFlags) fetcher(pol fetch.Policy, p robots.Profile, robotUA string) (*fetch.Fetcher, func(), error) {
+	f := &fetch.Fetcher{Policy: pol, Profile: p, Timeout: *nf.timeout, MaxRedirects: *nf.redirects, UserAgent: *nf.userAgent}
+	if f.UserAgent == "" {
+		f.UserAgent = robotUA
+	}
+	if *nf.timeout <= 0 {
+		return nil, nil, &usageError{msg: "-timeout must be positive"}
+	}
+	if *nf.redirects < 0 || *nf.redirects > 100 {
+		return nil, nil, &usageError{msg: "-max-redirects must be between 0 and 100"}
+	}
+	done := func() {}
+	if *nf.cache != "" {
+		c, closer, err := fetch.OpenCache(*nf.cache)
+		if err != nil {
+			return nil, nil, &usageError{msg: "-cache: " + err.Error()}
+		}
+		f.Cache = c
+		done = func() { closer.Close() }
+	}
+	return f, done, nil
+}
+
+// get fetches robots.txt for rawURL: through the cache when one is given,
+// else directly, with the whole trace.
+func (nf *netFlags) get(e *env, f *fetch.Fetcher, rawURL string) (*fetch.Result, error) {
+	if *nf.cache != "" {
+		return f.Get(e.ctx, rawURL)
+	}
+	return f.Fetch(e.ctx, rawURL)
+}
+
+// robotUserAgent returns a registry robot's first User-Agent header that
+// names no version placeholder.
+func robotUserAgent(rb agents.Robot) string {
+	for _, ua := range rb.UserAgents {
+		if !strings.Contains(ua, "W.X.Y.Z") {
+			return ua
+		}
+	}
+	if len(rb.UserAgents) > 0 {
+		return strings.ReplaceAll(rb.UserAgents[0], "W.X.Y.Z", "130.0.0.0")
+	}
+	return ""
+}
+
+// policyOf returns the fetch policy of -robot, -policy and -profile: an
+// explicit -policy wins, then the robot's own, then the profile's family.
+func policyOf(fs *flag.FlagSet, explicit fetch.Policy, robot string, p robots.Profile) (fetch.Policy, string) {
+	if isSet(fs, "policy") {
+		return explicit, ""
+	}
+	if robot != "" {
+		rb, ok := agents.Lookup(robot)
+		if !ok {
+			rb, ok = agents.FromUserAgent(robot)
+		}
+		if ok {
+			if pol, err := fetch.ParsePolicy(rb.Fetch); err == nil {
+				return pol, robotUserAgent(rb)
+			}
+		}
+	}
+	return fetch.PolicyFor(p), ""
+}
+
+func runFetch(e *env, args []string) error {
+	fs := newFlags(e, fetchCmd)
+	var (
+		profile robots.Profile
+		policy  fetch.Policy
+		robot   = fs.String("robot", "", "fetch as the registry robot `NAME`: its status rules, reading and User-Agent")
+		format  = fs.String("format", "text", "output `format`: text or json")
+	)
+	fs.Var(&profile, "profile", "read the file as `P`: "+profileNames())
+	fs.Var(&policy, "policy", "status rules `P`: google, rfc9309, bing, yandex, draft1996 or mandelbot (default: the robot's or the profile's)")
+	nf := addNetFlags(fs, 10)
+	if err := parseFlags(e, fetchCmd, fs, args); err != nil {
+		return err
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return &usageError{msg: "give one URL"}
+	}
+	rd := reader{profile: profile}
+	if *robot != "" {
+		rd = robotReader(*robot, profile, isSet(fs, "profile"))
+	}
+	pol, ua := policyOf(fs, policy, *robot, rd.profile)
+	f, done, err := nf.fetcher(pol, rd.profile, ua)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := nf.get(e, f, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	report := fetchReport(res)
+	if *format == "json" {
+		err = writeJSON(e.stdout, report)
+	} else {
+		err = report.writeText(e.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Access == fetch.AccessNone {
+		return errFinding
+	}
+	return nil
+}
+
+// fetchJSON is the shape of `robots fetch -format json`.
+type fetchJSON struct {
+	URL        string          `json:"url"`
+	Origin     string          `json:"origin"`
+	FinalURL   string          `json:"final_url"`
+	Policy     string          `json:"policy"`
+	Status     int             `json:"status"`
+	Outcome    string          `json:"outcome"`
+	Access     string          `json:"access"`
+	Reason     string          `json:"reason"`
+	FromCache  bool            `json:"from_cache"`
+	Hops       []hopJSON       `json:"hops"`
+	Size       int64           `json:"size"`
+	Truncated  bool            `json:"truncated"`
+	MediaType  string          `json:"media_type,omitempty"`
+	Charset    string          `json:"charset,omitempty"`
+	Encoding   string          `json:"encoding,omitempty"`
+	HTML       bool            `json:"html"`
+	DurationMS float64         `json:"duration_ms"`
+	Error      string          `json:"error,omitempty"`
+	Warnings   []string        `json:"warnings"`
+	Fetched    time.Time       `json:"fetched"`
+	Expires    time.Time       `json:"expires"`
+	Readings   []policyReading `json:"readings"`
+	File       *fileSummary    `json:"file,omitempty"`
+	ErrorSince *time.Time      `json:"error_since,omitempty"`
+	CacheError string          `json:"cache_error,omitempty"`
+}
+
+type hopJSON struct {
+	URL        string            `json:"url"`
+	Status     int               `json:"status"`
+	DurationMS float64           `json:"duration_ms"`
+	Size       int64             `json:"size"`
+	Header     map[string]string `json:"header,omitempty"`
+	Error      string            `json:"error,omitempty"`
+}
+
+// policyReading is how one robot family reads the same fetch.
+type policyReading struct {
+	Policy string `json:"policy"`
+	Access string `json:"access"`
+	Reason string `json:"reason"`
+}
+
+// fileSummary says what the fetched file holds.
+type fileSummary struct {
+	Lines    int            `json:"lines"`
+	Bytes    int            `json:"bytes"`
+	Groups   []groupSummary `json:"groups"`
+	Rules    int            `json:"rules"`
+	Sitemaps []string       `json:"sitemaps"`
+	Invalid  int            `json:"invalid_lines"`
+}
+
+type groupSummary struct {
+	Line   int      `json:"line"`
+	Agents []string `json:"agents"`
+	Rules  int      `json:"rules"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func fetchReport(res *fetch.Result) *fetchJSON {
+	r := &fetchJSON{
+		URL: res.URL, Origin: res.Origin.String(), FinalURL: res.FinalURL, Policy: res.Policy.String(),
+		Status: res.Status, Outcome: res.Outcome.String(), Access: res.Access.String(), Reason: res.Reason,
+		FromCache: res.FromCache, Hops: []hopJSON{}, Size: res.Size, Truncated: res.Truncated,
+		MediaType: res.MediaType, Charset: res.Charset, Encoding: res.Encoding, HTML: res.HTML,
+		DurationMS: ms(res.Duration), Error: res.Err, Warnings: res.Warnings,
+		Fetched: res.Fetched.UTC(), Expires: res.Expires.UTC(),
+	}
+	if r.Warnings == nil {
+		r.Warnings = []string{}
+	}
+	if !res.ErrorSince.IsZero() {
+		t := res.ErrorSince.UTC()
+		r.ErrorSince = &t
+	}
+	if res.CacheErr != nil {
+		r.CacheError = res.CacheErr.Error()
+	}
+	for _, h := range res.Hops {
+		r.Hops = append(r.Hops, hopJSON{URL: h.URL, Status: h.Status, DurationMS: ms(h.Duration), Size: h.Size, Header: h.Header, Error: h.Err})
+	}
+	if !res.FromCache {
+		for _, p := range fetch.Policies() {
+			u := res.Under(p)
+			r.Readings = append(r.Readings, policyReading{Policy: p.String(), Access: u.Access.String(), Reason: u.Reason})
+		}
+	}
+	if res.Body != nil {
+		r.File = summarize(syntax.Parse(res.URL, res.Body), res.Rules())
+	}
+	return r
+}
+
+// summarize lists a file's groups, rule count and sitemaps.
+func summarize(f *syntax.File, rules *robots.Rules) *fileSummary {
+	s := &fileSummary{Lines: len(f.Lines), Bytes: len(f.Bytes()), Groups: []groupSummary{}, Sitemaps: []string{}}
+	if rules != nil {
+		s.Sitemaps = append(s.Sitemaps, rules.Sitemaps()...)
+	}
+	var g *groupSummary
+	lastAgent := false
+	for i := range f.Lines {
+		l := &f.Lines[i]
+		switch {
+		case l.Kind == syntax.InvalidLine:
+			s.Invalid++
+		case l.Kind != syntax.DirectiveLine:
+			continue
+		}
+		switch l.Field {
+		case syntax.UserAgent:
+			if !lastAgent {
+				s.Groups = append(s.Groups, groupSummary{Line: i + 1, Agents: []string{}})
+				g = &s.Groups[len(s.Groups)-1]
+			}
+			g.Agents = append(g.Agents, f.Text(l.Value))
+			lastAgent = true
+			continue
+		case syntax.Allow, syntax.Disallow:
+			s.Rules++
+			if g != nil {
+				g.Rules++
+			}
+		}
+		if l.Kind == syntax.DirectiveLine {
+			lastAgent = false
+		}
+	}
+	return s
+}
+
+func (r *fetchJSON) writeText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "robots.txt of %s, as %s robots fetch it\n", r.Origin, r.Policy)
+	if r.FromCache {
+		fmt.Fprintf(&b, "  (from the cache; fetched %s)\n", r.Fetched.Format(time.RFC3339))
+	}
+	for _, h := range r.Hops {
+		fmt.Fprintf(&b, "  GET %s\n", h.URL)
+		if h.Status == 0 {
+			fmt.Fprintf(&b, "      no response after %s: %s\n", fmtMS(h.DurationMS), h.Error)
+			continue
+		}
+		fmt.Fprintf(&b, "      HTTP %d, %s", h.Status, fmtMS(h.DurationMS))
+		if h.Size > 0 {
+			fmt.Fprintf(&b, ", %s bytes", thousands(h.Size))
+		}
+		b.WriteString("\n")
+		for _, k := range []string{"Location", "Content-Type", "Content-Encoding", "Content-Length", "Cache-Control", "Expires", "Last-Modified", "ETag", "Retry-After"} {
+			if v, ok := h.Header[k]; ok {
+				fmt.Fprintf(&b, "      %s: %s\n", k, v)
+			}
+		}
+		if h.Error != "" {
+			fmt.Fprintf(&b, "      error: %s\n", h.Error)
+		}
+	}
+	fmt.Fprintf(&b, "outcome: %s: %s\n", r.Outcome, r.Reason)
+	if r.Truncated {
+		fmt.Fprintf(&b, "size: more than %s bytes; read up to the limit\n", thousands(robots.MaxBytes))
+	} else if r.Size > 0 {
+		fmt.Fprintf(&b, "size: %s bytes\n", thousands(r.Size))
+	}
+	if !r.Expires.IsZero() {
+		fmt.Fprintf(&b, "fresh until: %s\n", r.Expires.Format(time.RFC3339))
+	}
+	if r.CacheError != "" {
+		fmt.Fprintf(&b, "cache: %s (fetched without it)\n", r.CacheError)
+	}
+	if len(r.Warnings) > 0 {
+		b.WriteString("warnings:\n")
+		for _, w := range r.Warnings {
+			fmt.Fprintf(&b, "  %s\n", w)
+		}
+	}
+	if len(r.Readings) > 0 {
+		// Families that read the answer alike share a line.
+		var lines []string
+		seen := map[string]int{}
+		for _, p := range r.Readings {
+			k := p.Access + "\x00" + p.Reason
+			if i, ok := seen[k]; ok {
+				lines[i] = strings.Replace(lines[i], ":", ", "+p.Policy+":", 1)
+				continue
+			}
+			seen[k] = len(lines)
+			lines = append(lines, p.Policy+": "+p.Access+" ("+p.Reason+")")
+		}
+		if len(lines) == 1 {
+			b.WriteString("every robot family reads this answer alike\n")
+		} else {
+			b.WriteString("robot families read this answer differently:\n")
+			for _, l := range lines {
+				fmt.Fprintf(&b, "  %s\n", l)
+			}
+		}
+	}
+	if f := r.File; f != nil {
+		fmt.Fprintf(&b, "file: %d lines, %d groups, %d rules, %d sitemaps", f.Lines, len(f.Groups), f.Rules, len(f.Sitemaps))
+		if f.Invalid > 0 {
+			fmt.Fprintf(&b, ", %d lines robots ignore", f.Invalid)
+		}
+		b.WriteString("\n")
+		for _, g := range f.Groups {
+			fmt.Fprintf(&b, "  line %d: %s (%d rules)\n", g.Line, strings.Join(g.Agents, ", "), g.Rules)
+		}
+		for _, s := range f.Sitemaps {
+			fmt.Fprintf(&b, "  sitemap: %s\n", s)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func fmtMS(v float64) string {
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + " ms"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
+}
+
+// thousands writes n with commas.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// fetchFile fetches the robots.txt of a site for compare and audit, as the
+// checker does (10 redirects). When the answer holds no file it says so,
+// with how each robot family reads the answer, and returns a nil error
+// (or errFinding when a family keeps out); the caller then stops.
+func fetchFile(e *env, nf *netFlags, rawURL string) ([]byte, *fetch.Result, error) {
+	f, done, err := nf.fetcher(fetch.Google, robots.Google, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer done()
+	res, err := nf.get(e, f, rawURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Outcome == fetch.Success {
+		fmt.Fprintf(e.stderr, "robots: %s: %s\n", res.URL, fetchSummary(res))
+		return res.Body, res, nil
+	}
+	fmt.Fprintf(e.stdout, "%s: no file to read (%s)\n", res.URL, fetchSummary(res))
+	finding := false
+	for _, p := range fetch.Policies() {
+		u := res.Under(p)
+		fmt.Fprintf(e.stdout, "  %-10s %-5s %s\n", p, u.Access, u.Reason)
+		finding = finding || u.Access == fetch.AccessNone
+	}
+	if finding {
+		return nil, res, errFinding
+	}
+	return nil, res, nil
+}
