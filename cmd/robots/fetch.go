@@ -358,13 +358,13 @@ func (r *fetchJSON) writeText(w io.Writer) error {
 		}
 	}
 	if f := r.File; f != nil {
-		fmt.Fprintf(&b, "file: %d lines, %d groups, %d rules, %d sitemaps", f.Lines, len(f.Groups), f.Rules, len(f.Sitemaps))
+		fmt.Fprintf(&b, "file: %s, %s, %s, %s", plural(f.Lines, "line"), plural(len(f.Groups), "group"), plural(f.Rules, "rule"), plural(len(f.Sitemaps), "sitemap"))
 		if f.Invalid > 0 {
 			fmt.Fprintf(&b, ", %d lines robots ignore", f.Invalid)
 		}
 		b.WriteString("\n")
 		for _, g := range f.Groups {
-			fmt.Fprintf(&b, "  line %d: %s (%d rules)\n", g.Line, strings.Join(g.Agents, ", "), g.Rules)
+			fmt.Fprintf(&b, "  line %d: %s (%s)\n", g.Line, strings.Join(g.Agents, ", "), plural(g.Rules, "rule"))
 		}
 		for _, s := range f.Sitemaps {
 			fmt.Fprintf(&b, "  sitemap: %s\n", s)
@@ -419,4 +419,12 @@ func fetchFile(e *env, nf *netFlags, rawURL string) ([]byte, *fetch.Result, erro
 		return nil, res, errFinding
 	}
 	return nil, res, nil
+}
+
+// plural writes n and a noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -67,9 +67,9 @@ outcome: success: rules of the file apply
 size: 107 bytes
 fresh until: …
 every robot family reads this answer alike
-file: 7 lines, 2 groups, 2 rules, 1 sitemaps
-  line 1: * (1 rules)
-  line 4: GPTBot (1 rules)
+file: 7 lines, 2 groups, 2 rules, 1 sitemap
+  line 1: * (1 rule)
+  line 4: GPTBot (1 rule)
   sitemap: https://example.com/sitemap.xml
 `
 	if out != want || errs != "" || code != 0 {

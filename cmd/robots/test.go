@@ -353,7 +353,7 @@ func fetchSummary(r *fetch.Result) string {
 		b.WriteString(r.Err)
 	}
 	if n := len(r.Hops) - 1; n > 0 {
-		fmt.Fprintf(&b, " after %d redirects", n)
+		b.WriteString(" after " + plural(n, "redirect"))
 	}
 	fmt.Fprintf(&b, ", %s", r.Policy)
 	return b.String()
