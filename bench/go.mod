@@ -1,6 +1,6 @@
 module github.com/robotskit/robots/bench
 
-go 1.26
+go 1.26.0
 
 replace github.com/robotskit/robots => ../
 
