@@ -377,6 +377,16 @@ func indexDelim(s string, from int) int {
 			return i + octets.First(m)
 		}
 	}
+	if i < len(s) && len(s)-from >= 8 {
+		// The last eight octets overlap those already read, which hold
+		// none of the four: one more load instead of a loop of up to seven
+		// unpredictable steps.
+		v := octets.Load(s, len(s)-8)
+		if m := octets.Eq(v, '/') | octets.Eq(v, '?') | octets.Eq(v, ';') | octets.Eq(v, '#'); m != 0 {
+			return len(s) - 8 + octets.First(m)
+		}
+		return -1
+	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == '/' || c == '?' || c == ';' || c == '#' {
 			return i
@@ -398,6 +408,14 @@ func indexEnd(s string, from int, nul bool) int {
 		if m := octets.Eq(v, '#') | octets.Eq(v|z, 0); m != 0 {
 			return i + octets.First(m)
 		}
+	}
+	if i < len(s) && len(s)-from >= 8 {
+		// As in indexDelim: the overlapped octets hold no match.
+		v := octets.Load(s, len(s)-8)
+		if m := octets.Eq(v, '#') | octets.Eq(v|z, 0); m != 0 {
+			return len(s) - 8 + octets.First(m)
+		}
+		return len(s)
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == '#' || c == 0 && nul {
