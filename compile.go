@@ -34,7 +34,10 @@ func Parse(src []byte, p Profile) *Rules {
 	for s.Scan(&l) {
 		b.line(text, &l)
 	}
-	return b.finish()
+	r := b.finish()
+	// The tokenizer ends a value at a '#' or NUL, so no pattern holds one.
+	r.openPath = b.sem.openPath()
+	return r
 }
 
 // Compile compiles a parsed file as profile p reads it. For the same input,
@@ -46,7 +49,10 @@ func Compile(f *syntax.File, p Profile) *Rules {
 	for i := range f.Lines {
 		b.line(text, &f.Lines[i])
 	}
-	return b.finish()
+	r := b.finish()
+	// Lines edited by hand may give a value that holds a '#' or a NUL.
+	r.openPath = b.sem.openPath() && !strings.ContainsAny(b.tail(0), "#\x00")
+	return r
 }
 
 // A rule's flags: three bits of kind, then how many octets of its head are

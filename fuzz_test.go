@@ -40,6 +40,7 @@ var fuzzSeeds = []struct{ robots, agent, url string }{
 	{"\xEF\xBBUser-agent: *\rDisallow: /%e3%83%84\r\n", "x", "/ツ"},
 	{"User-agent: * foo\nUser-agent: Bar\nDisalow: /p\nDisallow:\nAllow: /p\n", "bar", "/p?q"},
 	{"Disallow: /\nUser-agent: a\nSitemap: /s\nUser-agent: b\nDisallow: /b*\n\nUser-agent: a\nAllow: /b/c$", "A", "//h/b/c"},
+	{"User-agent: *\nDisallow: /a$\nDisallow: /*b\nAllow: /a/*\n", "x", "http://x/a#/a/b"},
 	{"User-agent: *\nDisallow: /%7Ejoe\nAllow: /robots.txt\nDisallow: /*.gif$\n", "x", "/~joe/a.gif"},
 	{"User-agent: Foo\n\nDisallow: /a\nUser-agent: FooBot/2\nDisallow:\nDisallow: /a*\n\nUser-agent: *\nAllow: /\nDisallow: /a\n", "FooBot-News", "/a*b"},
 }
@@ -58,7 +59,9 @@ func TestDecideRandom(t *testing.T) {
 	seps := []string{": ", ":", " ", " : "}
 	eols := []string{"\n", "\r\n", "\r", "\n\n"}
 	paths := []string{"/", "/a", "/ab", "/a/", "/a/index.html", "/b", "/%61", "/a", "/~", "/ä", "/robots.txt", "?a", "/a$", "/a*b",
-		"/b/a", "/ba", "/bb?x", "/a?x=1", "/a?y", "/ab", "/ac", "/abc", "/ab/x", "/bc", "/bab", "/acc"}
+		"/b/a", "/ba", "/bb?x", "/a?x=1", "/a?y", "/ab", "/ac", "/abc", "/ab/x", "/bc", "/bab", "/acc",
+		// the path ends before a fragment, and at a NUL under google
+		"/a#b", "/ab#/ab", "/b\x00a", "/#a"}
 	agents := []string{"FooBot", "foobot", "Bar-Bot", "Baz", "", "*", "FooBot-News", "XFooBotY"}
 	for n := 0; n < 6000; n++ {
 		var b []byte

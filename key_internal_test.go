@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/robotskit/robots/syntax"
 )
 
 // foldKey lower-cases eight octets at once; compare it with the obvious
@@ -124,5 +126,25 @@ func TestLongLiteralPrefix(t *testing.T) {
 	}
 	if unsafe.Sizeof(rule{}) != 24 {
 		t.Errorf("rule is %d bytes, want 24", unsafe.Sizeof(rule{}))
+	}
+}
+
+// Allowed matches the rest of a URL from its path's start only while no
+// pattern holds a '#' or NUL; Compile of a hand-edited File can make one.
+func TestOpenPathEditedFile(t *testing.T) {
+	f := syntax.Parse("", []byte("User-agent: *\nDisallow: /a#b\n"))
+	l := &f.Lines[1]
+	l.Value.End = l.Comment.End // the value is now "/a#b"
+	r := Compile(f, Google)
+	if r.openPath {
+		t.Fatal("openPath set for a pattern that holds '#'")
+	}
+	for _, u := range []string{"http://x/a#b", "/a#b", "/a#bc"} {
+		if got, want := r.Allowed("x", u), r.Decide("x", u).Allowed; got != want {
+			t.Errorf("Allowed(%q) = %v, Decide says %v", u, got, want)
+		}
+	}
+	if !Parse([]byte("User-agent: *\nDisallow: /a#b\n"), Google).openPath {
+		t.Error("openPath not set by Parse under Google")
 	}
 }

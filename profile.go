@@ -181,6 +181,11 @@ var profileTable = [numProfiles]semantics{
 	Strict1994: {robotsTxtAllowed: true, rawEncoding: true, blankEndsGroup: true, firstRecord: true, firstMatch: true, noAllow: true, noWildcards: true},
 }
 
+// openPath reports whether Rules.Allowed may match the rest of a URL from
+// its path's start instead of the path (see Rules.first): the path is
+// compared as given, and whether it is /robots.txt does not matter.
+func (s *semantics) openPath() bool { return !s.rfcEncoding && !s.robotsTxtAllowed }
+
 func (p Profile) semantics() *semantics {
 	if p >= numProfiles {
 		p = Google

@@ -26,6 +26,7 @@ type Rules struct {
 	global      int32        // 1 + ruleset of the "*" groups; 0: none
 	globalGroup int32        // 1 + first "*" group; 0: none
 	firstRecord bool         // sem.firstRecord: agents are found by record
+	openPath    bool         // Allowed may match the rest of a URL (see first)
 	groups      []groupInfo
 	agentSpans  []span // User-agent values as written
 	exts        []ext
@@ -49,11 +50,20 @@ func (r *Rules) Allowed(agent, url string) bool {
 	if set < 0 {
 		return true
 	}
-	path, slash := pathOf(url, r.sem.cPath)
-	if slash || r.sem.rfcEncoding {
+	if r.openPath {
+		// The path is compared as given (Google): find where it starts and
+		// let the matcher find where it ends only if a rule needs to know.
+		if rest, slash := pathStart(url); !slash {
+			i := r.first(&r.sets[set], rest, true)
+			return i < 0 || r.rules[i].allows()
+		}
+	}
+	sem := r.sem
+	path, slash := pathOf(url, sem.cPath)
+	if slash || sem.rfcEncoding {
 		return r.allowedBuf(set, url)
 	}
-	if r.sem.robotsTxtAllowed && isRobotsTxt(path) {
+	if sem.robotsTxtAllowed && isRobotsTxt(path) {
 		return true
 	}
 	return r.allowedPath(set, path)
@@ -67,7 +77,7 @@ func (r *Rules) allowedBuf(set int32, url string) bool {
 }
 
 func (r *Rules) allowedPath(set int32, path string) bool {
-	i := r.first(&r.sets[set], path)
+	i := r.first(&r.sets[set], path, false)
 	return i < 0 || r.rules[i].allows()
 }
 
@@ -223,9 +233,19 @@ func compareFold(s, t string) int {
 // first returns the index of the rule of set that decides for path, or -1
 // when none matches: the better of the first match among the rules that may
 // match any path and the first match in the bucket of path's second octet.
-func (r *Rules) first(set *ruleset, path string) int {
+//
+// With open, path may run on past the path's end: it is the rest of a URL
+// from the path's start, and the path ends at its first '#' (or NUL, for
+// profiles with cPath). Most URLs are decided by tests that give the same
+// answer for that rest as for the path, so scan finds the end only when a
+// test needs it. They agree because no pattern holds a '#' or a NUL (the
+// tokenizer ends a line's value at both): the second octet picks the
+// same bucket, since no bucket is keyed by '#' or NUL; a pattern's head or
+// literal prefix is a prefix of the path exactly when it is one of the
+// rest; and a prefix test cannot see past its pattern's length.
+func (r *Rules) first(set *ruleset, path string, open bool) int {
 	ph := load8(path)
-	best := r.scan(set.lo, set.wild, path, ph, nil)
+	best := r.scan(set.lo, set.wild, path, open, ph, nil)
 	if set.wild == set.hi || len(path) < 2 || path[0] != '/' {
 		return best
 	}
@@ -243,7 +263,7 @@ func (r *Rules) first(set *ruleset, path string) int {
 	if best >= 0 {
 		bound = &r.rules[best]
 	}
-	if j := r.scan(r.offs[o], r.offs[o+1], path, ph, bound); j >= 0 {
+	if j := r.scan(r.offs[o], r.offs[o+1], path, open, ph, bound); j >= 0 {
 		return j
 	}
 	return best
@@ -253,8 +273,10 @@ func (r *Rules) first(set *ruleset, path string) int {
 // path, or -1. It stops early at a rule that does not decide over bound.
 // Cheap tests reject most rules before text is read: the head of the
 // rule's literal prefix against ph, the first octets of path (load8), then
-// a wildcard rule's octet signature.
-func (r *Rules) scan(lo, hi uint32, path string, ph uint64, bound *rule) int {
+// a wildcard rule's octet signature. With open, path may run on past its
+// end (see first), and scan cuts it before any test that reads its length
+// or its tail.
+func (r *Rules) scan(lo, hi uint32, path string, open bool, ph uint64, bound *rule) int {
 	rs := r.rules[lo:hi]
 	bn := -1 // rules shorter than the bound cannot decide over it
 	if bound != nil {
@@ -277,6 +299,9 @@ func (r *Rules) scan(lo, hi uint32, path string, ph uint64, bound *rule) int {
 				continue
 			}
 		case ru.flags&ruleExact != 0:
+			if open {
+				path, open = path[:indexEnd(path, 0, r.sem.cPath)], false
+			}
 			if len(path) != n-1 || n > 9 && path[8:] != r.text[int(ru.off)+8:int(ru.off)+n-1] {
 				continue
 			}
@@ -286,9 +311,17 @@ func (r *Rules) scan(lo, hi uint32, path string, ph uint64, bound *rule) int {
 				continue
 			}
 			if !sigDone {
+				// Of the rest when open: it holds the path's octets, so
+				// the filter stays sound.
 				sig, sigDone = signature(path), true
 			}
-			if ru.sig&^sig != 0 || !pattern.Match(path, r.text[ru.off:int(ru.off)+n]) {
+			if ru.sig&^sig != 0 {
+				continue
+			}
+			if open {
+				path, open = path[:indexEnd(path, 0, r.sem.cPath)], false
+			}
+			if !pattern.Match(path, r.text[ru.off:int(ru.off)+n]) {
 				continue
 			}
 		}
@@ -345,10 +378,33 @@ func PathOf(url string) string {
 	return p
 }
 
+// pathStart returns url from the start of its path, as pathOf finds it, up
+// to the end of url: the path may end earlier, at a '#' or NUL. slash
+// reports that the path needs a "/" in front; a URL without a path gives
+// "/".
+func pathStart(url string) (rest string, slash bool) {
+	i := pathIndex(url)
+	if i < 0 {
+		return "/", false
+	}
+	return url[i:], url[i] != '/'
+}
+
 // pathOf is PathOf without building a string: slash reports that the
 // result needs a "/" in front of p. With nul, the path also ends at a NUL
 // octet.
 func pathOf(url string, nul bool) (p string, slash bool) {
+	i := pathIndex(url)
+	if i < 0 {
+		return "/", false
+	}
+	end := indexEnd(url, i, nul)
+	return url[i:end], url[i] != '/'
+}
+
+// pathIndex returns the index of the first octet of url's path,
+// parameters or query, or -1 when it has none.
+func pathIndex(url string) int {
 	start := 0
 	if strings.HasPrefix(url, "//") {
 		start = 2 // a network-path reference: the authority follows
@@ -361,10 +417,9 @@ func pathOf(url string, nul bool) (p string, slash bool) {
 		i = indexDelim(url, i+2)
 	}
 	if i < 0 || url[i] == '#' {
-		return "/", false
+		return -1
 	}
-	end := indexEnd(url, i, nul)
-	return url[i:end], url[i] != '/'
+	return i
 }
 
 // indexDelim returns the index of the first '/', '?', ';' or '#' of s at
@@ -527,7 +582,7 @@ func (r *Rules) DecideAgent(a Agent, url string) Decision {
 		d.Allowed, d.Reason = true, RobotsTxt
 		return d
 	}
-	i := r.first(&r.sets[set], path)
+	i := r.first(&r.sets[set], path, false)
 	if i < 0 {
 		d.Allowed, d.Reason = true, NoMatch
 		return d
