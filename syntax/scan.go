@@ -38,7 +38,8 @@ func (s *Scanner) Scan(l *Line) bool {
 	if start >= len(s.src) {
 		return false
 	}
-	end, eol := indexEOL(s.src, start), 0
+	end, stop, colon := indexLine(s.src, start)
+	eol := 0
 	if end < len(s.src) {
 		eol = 1
 		if s.src[end] == '\r' && end+1 < len(s.src) && s.src[end+1] == '\n' {
@@ -51,7 +52,7 @@ func (s *Scanner) Scan(l *Line) bool {
 	if s.line == 1 {
 		lineStart = s.bom
 	}
-	tokenize(s.src, start, end, s.line, lineStart, l)
+	tokenize(s.src, start, end, stop, colon, s.line, lineStart, l)
 	l.EOL = eol
 	return true
 }
@@ -74,47 +75,91 @@ func indexEOL(src string, from int) int {
 	return len(src)
 }
 
-// indexMarks returns the offset of the first NUL or '#' of src[from:to]
-// (or to), and of the first ':' before it (or -1).
-func indexMarks(src string, from, to int) (stop, colon int) {
+// indexLine reads the line that starts at from in one pass, eight octets
+// at a time. It returns the offset of the line's terminator (the first '\n'
+// or '\r', or len(src)), of the first NUL or '#' before it (or end), and
+// of the first ':' before that (or -1).
+func indexLine(src string, from int) (end, stop, colon int) {
 	colon = -1
-	i := from
-	for ; i+8 <= to; i += 8 {
+	n := len(src)
+	if n-from < 8 {
+		return indexLineShort(src, from)
+	}
+	for i := from; ; i += 8 {
+		if i+8 > n {
+			// The last eight octets overlap octets already read, which
+			// hold no mark and, if colon < 0, no ':'.
+			i = n - 8
+		}
 		v := octets.Load(src, i)
-		m := octets.Eq(v, 0) | octets.Eq(v, '#')
+		// Masks of the first terminator (e), of the first NUL or '#'
+		// before it (m), and of the first ':' before both (c).
+		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
+		m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e)
 		if colon < 0 {
-			// Only a ':' before the stop counts; the masks mark their
-			// first octets exactly.
-			if c := octets.Eq(v, ':'); c != 0 && (m == 0 || octets.First(c) < octets.First(m)) {
+			if c := octets.Eq(v, ':') & below(e) & below(m); c != 0 {
 				colon = i + octets.First(c)
 			}
 		}
-		if m != 0 {
-			return i + octets.First(m), colon
+		if m|e != 0 {
+			end, stop = lineEnd(src, i, e, m)
+			return end, stop, colon
+		}
+		if i+8 == n {
+			return n, n, colon
 		}
 	}
-	for ; i < to; i++ {
+}
+
+// indexLineShort is indexLine for fewer than eight octets.
+func indexLineShort(src string, from int) (end, stop, colon int) {
+	colon = -1
+	for i := from; i < len(src); i++ {
 		switch src[i] {
+		case '\n', '\r':
+			return i, i, colon
 		case 0, '#':
-			return i, colon
+			return indexEOL(src, i), i, colon
 		case ':':
 			if colon < 0 {
 				colon = i
 			}
 		}
 	}
-	return to, colon
+	return len(src), len(src), colon
+}
+
+// below returns the mask of the octets below the first marked octet of m,
+// or all octets when m is 0: the lowest set bit of m is bit 7 of that
+// octet, and the bits under it cover the octets before it.
+func below(m uint64) uint64 { return m&-m - 1 }
+
+// lineEnd returns indexLine's end and stop for a word at i that marks a
+// terminator (e) or a stop (m), as lineMarks makes them.
+func lineEnd(src string, i int, e, m uint64) (end, stop int) {
+	if m == 0 {
+		end = i + octets.First(e)
+		return end, end
+	}
+	stop = i + octets.First(m)
+	if e != 0 {
+		return i + octets.First(e), stop
+	}
+	return indexEOL(src, i+8), stop
 }
 
 // isSpace reports whether c is white space as C's isspace sees it in the C
-// locale, which is what Google's parser trims.
+// locale, which is what Google's parser trims: ' ', '\t', '\n', '\v', '\f'
+// and '\r', as bits of one constant.
 func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'
+	return c <= ' ' && (1<<' '|1<<'\t'|1<<'\n'|1<<'\v'|1<<'\f'|1<<'\r')>>c&1 != 0
 }
 
 // tokenize fills l for the line src[start:end] (terminator excluded), where
 // lineStart is the offset of column 1.
-func tokenize(src string, start, end, line, lineStart int, l *Line) {
+// stop and colon are indexLine's: the first NUL or '#' of the line (or
+// end) and the first ':' before it (or -1).
+func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line) {
 	*l = Line{}
 	// Positions on this line: column = offset - col0.
 	col0 := lineStart - 1
@@ -128,10 +173,14 @@ func tokenize(src string, start, end, line, lineStart int, l *Line) {
 	if read-start > MaxLineLen {
 		read = start + MaxLineLen
 		l.Flags |= TooLong
+		stop = min(stop, read)
+		if colon >= read {
+			colon = -1
+		}
 	}
 	// The line is read up to a NUL; its body ends at the first '#' before
 	// that, which starts the comment.
-	body, colon := indexMarks(src, start, read)
+	body := stop
 	if body < read && src[body] == 0 {
 		read = body
 		l.Flags |= NUL
