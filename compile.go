@@ -294,14 +294,15 @@ type builder struct {
 	open    bool // a group is open: rules belong to it
 
 	// scratch for finish
-	tg    []tokGroup
-	gs    []int32 // merged groups of the planned sets
-	plans []setPlan
-	keys  []uint64
-	tmp   []uint64
-	offs  []uint32
-	ents  []agentEntry
-	gset  []int32
+	tg     []tokGroup
+	gs     []int32 // merged groups of the planned sets
+	plans  []setPlan
+	keys   []uint64
+	tmp    []uint64
+	counts []uint32
+	offs   []uint32
+	ents   []agentEntry
+	gset   []int32
 }
 
 type tokGroup struct {
@@ -651,11 +652,7 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 			b.keys = append(b.keys, bucket<<49|uint64(0xFFFF-ru.n)<<33|allowLast<<32|uint64(i))
 		}
 	}
-	if len(b.keys) >= 128 {
-		b.sortBuckets() // linear in the rules, but a fixed cost per bucket
-	} else {
-		slices.Sort(b.keys)
-	}
+	b.sortKeys()
 
 	set := ruleset{lo: lo, wild: lo + uint32(n), hi: lo + uint32(n), offs: uint32(len(b.offs))}
 	last := uint64(0)
@@ -677,29 +674,69 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 	return set
 }
 
-// sortBuckets sorts b.keys as slices.Sort would, in two steps: a counting
-// sort on the bucket (the top 9 bits), then a sort of each bucket, most of
-// which hold a few rules.
-func (b *builder) sortBuckets() {
-	var start [258]uint32 // start[c+1] counts, then starts, bucket c
-	for _, k := range b.keys {
-		start[k>>49+1]++
+// sortKeys sorts b.keys as slices.Sort would. fillSet appends the keys in
+// file order, so their low 32 bits ascend, and two stable counting sorts
+// then put them in order in linear time: by rank (bits 32-48: longest
+// pattern first, then Allow), then by bucket (bits 49 and up). Short lists,
+// and keys whose ranks spread too widely for a table of counts, take
+// slices.Sort.
+func (b *builder) sortKeys() {
+	keys := b.keys
+	n := len(keys)
+	if n < 16 {
+		slices.Sort(keys) // an insertion sort
+		return
+	}
+	rlo, rhi := uint64(1<<17), uint64(0)
+	blo, bhi := ^uint64(0), uint64(0)
+	ascending := true
+	prev := uint32(0)
+	for i, k := range keys {
+		r := k >> 32 & (1<<17 - 1)
+		rlo, rhi = min(rlo, r), max(rhi, r)
+		blo, bhi = min(blo, k>>49), max(bhi, k>>49)
+		ascending = ascending && (i == 0 || uint32(k) > prev)
+		prev = uint32(k)
+	}
+	span := int(rhi-rlo) + 1
+	if !ascending || span > n+1024 {
+		slices.Sort(keys)
+		return
+	}
+	b.tmp = slices.Grow(b.tmp[:0], n)[:n]
+	// By rank, into b.tmp: count[r+1] counts rank rlo+r, then count[r]
+	// is where the next key of that rank goes.
+	count := slices.Grow(b.counts[:0], span+1)[:span+1]
+	clear(count)
+	for _, k := range keys {
+		count[k>>32&(1<<17-1)-rlo+1]++
+	}
+	for r := 1; r < len(count); r++ {
+		count[r] += count[r-1]
+	}
+	for _, k := range keys {
+		r := k>>32&(1<<17-1) - rlo
+		b.tmp[count[r]] = k
+		count[r]++
+	}
+	b.counts = count
+	if blo == bhi {
+		b.keys, b.tmp = b.tmp, keys
+		return
+	}
+	// By bucket, back into b.keys, counting only the buckets in use.
+	var counts [258]uint32
+	start := counts[:bhi-blo+2]
+	for _, k := range b.tmp {
+		start[k>>49-blo+1]++
 	}
 	for c := 1; c < len(start); c++ {
 		start[c] += start[c-1]
 	}
-	b.tmp = slices.Grow(b.tmp[:0], len(b.keys))[:len(b.keys)]
-	next := start
-	for _, k := range b.keys {
-		c := k >> 49
-		b.tmp[next[c]] = k
-		next[c]++
-	}
-	b.keys, b.tmp = b.tmp, b.keys
-	for c := 0; c+1 < len(start); c++ {
-		if lo, hi := start[c], start[c+1]; hi-lo > 1 {
-			slices.Sort(b.keys[lo:hi])
-		}
+	for _, k := range b.tmp {
+		c := k>>49 - blo
+		keys[start[c]] = k
+		start[c]++
 	}
 }
 

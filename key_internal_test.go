@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -146,5 +148,39 @@ func TestOpenPathEditedFile(t *testing.T) {
 	}
 	if !Parse([]byte("User-agent: *\nDisallow: /a#b\n"), Google).openPath {
 		t.Error("openPath not set by Parse under Google")
+	}
+}
+
+// sortKeys must order keys as slices.Sort does, on the counting-sort path
+// (file order, narrow ranks) and on the fallbacks.
+func TestSortKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	b := new(builder)
+	for n := 0; n < 3000; n++ {
+		size := rng.IntN(300)
+		var keys []uint64
+		idx := uint64(rng.IntN(100))
+		for range size {
+			idx += 1 + uint64(rng.IntN(3))
+			bucket := uint64(0)
+			if n%3 != 0 {
+				bucket = uint64(rng.IntN(257))
+			}
+			length := uint64(rng.IntN(40))
+			if n%7 == 0 {
+				length = uint64(rng.IntN(0x10000)) // too wide for counting
+			}
+			key := bucket<<49 | (0xFFFF-length)<<33 | uint64(rng.IntN(2))<<32 | idx
+			keys = append(keys, key)
+		}
+		if n%11 == 0 && size > 1 {
+			keys[0], keys[size-1] = keys[size-1], keys[0] // not in file order
+		}
+		want := slices.Sorted(slices.Values(keys))
+		b.keys = append(b.keys[:0], keys...)
+		b.sortKeys()
+		if !slices.Equal(b.keys, want) {
+			t.Fatalf("case %d: sortKeys of %d keys differs from slices.Sort", n, size)
+		}
 	}
 }
