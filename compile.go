@@ -105,26 +105,26 @@ func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
 		m--
 	}
 	// One pass, eight octets at a time, for the first '*', any '%' and
-	// any non-ASCII octet.
+	// any non-ASCII octet. A pattern shorter than eight octets is one
+	// zero-padded word; a longer one ends with a word that overlaps octets
+	// already read, which hold no '*' if star < 0.
 	star := -1
 	var or, pct uint64
-	i := 0
-	for ; i+8 <= m; i += 8 {
-		v := octets.Load(p, i)
+	for i := 0; i < m; i += 8 {
+		var v uint64
+		switch {
+		case m < 8:
+			v = load8(p[:m])
+		case i+8 > m:
+			i = m - 8
+			fallthrough
+		default:
+			v = octets.Load(p, i)
+		}
 		or |= v
 		pct |= octets.Eq(v, '%')
 		if s := octets.Eq(v, '*'); s != 0 && star < 0 {
 			star = i + octets.First(s)
-		}
-	}
-	for ; i < m; i++ {
-		c := p[i]
-		or |= uint64(c)
-		if c == '%' {
-			pct = 1
-		}
-		if c == '*' && star < 0 {
-			star = i
 		}
 	}
 	// Only wildcard patterns use a signature: of their literal octets, not
@@ -167,15 +167,25 @@ func literalRule(p string, off int, line int32, allow bool) rule {
 }
 
 // load8 returns up to the first 8 octets of p, little-endian, zero-padded.
+// It reads a shorter p without a loop: two 4-octet loads that may overlap,
+// or for 1 to 3 octets the first, middle and last octet.
 func load8(p string) uint64 {
-	if len(p) >= 8 {
+	n := len(p)
+	switch {
+	case n >= 8:
 		return octets.Load(p, 0)
+	case n >= 4:
+		return uint64(load4(p, 0)) | uint64(load4(p, n-4))<<(8*(n-4)&63)
+	case n > 0:
+		return uint64(p[0]) | uint64(p[n>>1])<<(8*(n>>1)) | uint64(p[n-1])<<(8*(n-1)&63)
 	}
-	var v uint64
-	for i := len(p) - 1; i >= 0; i-- {
-		v = v<<8 | uint64(p[i])
-	}
-	return v
+	return 0
+}
+
+// load4 returns s[i:i+4] as a little-endian number.
+func load4(s string, i int) uint32 {
+	s = s[i : i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // headMask[k] keeps the first k octets of a load8 value; k is at most 8,

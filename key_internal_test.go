@@ -184,3 +184,40 @@ func TestSortKeys(t *testing.T) {
 		}
 	}
 }
+
+// newRule reads a pattern eight octets at a time; compare its kind, literal
+// prefix, head and raw report with an octet-by-octet reading.
+func TestNewRuleScan(t *testing.T) {
+	special := []byte{'*', '%', '$', 0x80, 0xFF, 'a'}
+	base := "/abcdefghijklmnopq"
+	for _, c1 := range special {
+		for _, c2 := range special {
+			for p1 := 0; p1 < len(base); p1++ {
+				for p2 := p1; p2 < len(base); p2++ {
+					b := []byte(base)
+					b[p1], b[p2] = c1, c2
+					for n := 0; n <= len(b); n++ {
+						p := string(b[:n])
+						m := len(p)
+						if m > 0 && p[m-1] == '$' {
+							m--
+						}
+						star := strings.IndexByte(p[:m], '*')
+						raw := strings.ContainsAny(p[:m], "%") || strings.IndexFunc(p[:m], func(r rune) bool { return r >= 0x80 }) >= 0
+						lit := n
+						switch {
+						case star >= 0:
+							lit = star
+						case m < n:
+							lit = m
+						}
+						ru, gotRaw := newRule(p, 0, 1, false)
+						if gotRaw != raw || ru.lit() != lit || ru.head != load8(p[:min(lit, 8)]) {
+							t.Fatalf("newRule(%q): raw %v lit %d head %#x, want raw %v lit %d", p, gotRaw, ru.lit(), ru.head, raw, lit)
+						}
+					}
+				}
+			}
+		}
+	}
+}
