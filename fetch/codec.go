@@ -146,16 +146,25 @@ func (d *decoder) uvarint() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		if n == 0 {
-			d.err = errTruncated
-		} else {
-			d.err = errors.New("varint overflows 64 bits")
-		}
+	if !d.advance(n) {
 		return 0
 	}
-	d.b = d.b[n:]
 	return v
+}
+
+// advance consumes the n bytes of a varint, or records why there was none
+// (n as binary.Uvarint and binary.Varint report it).
+func (d *decoder) advance(n int) bool {
+	switch {
+	case n == 0:
+		d.err = errTruncated
+	case n < 0:
+		d.err = errors.New("varint overflows 64 bits")
+	default:
+		d.b = d.b[n:]
+		return true
+	}
+	return false
 }
 
 // bytes reads a length and that many bytes, which alias the input.
@@ -180,15 +189,9 @@ func (d *decoder) int() int {
 		return 0
 	}
 	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		if n == 0 {
-			d.err = errTruncated
-		} else {
-			d.err = errors.New("varint overflows 64 bits")
-		}
+	if !d.advance(n) {
 		return 0
 	}
-	d.b = d.b[n:]
 	if int64(int(v)) != v {
 		d.err = fmt.Errorf("status %d overflows int", v)
 		return 0

@@ -94,11 +94,7 @@ func policyOf(fs *flag.FlagSet, explicit fetch.Policy, robot string, p robots.Pr
 		return explicit, ""
 	}
 	if robot != "" {
-		rb, ok := agents.Lookup(robot)
-		if !ok {
-			rb, ok = agents.FromUserAgent(robot)
-		}
-		if ok {
+		if rb, ok := lookupRobot(robot); ok {
 			if pol, err := fetch.ParsePolicy(rb.Fetch); err == nil {
 				return pol, robotUserAgent(rb)
 			}

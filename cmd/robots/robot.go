@@ -20,10 +20,7 @@ type reader struct {
 // the default profile (DESIGN.md, contracts). An explicit -profile wins
 // over the robot's own.
 func robotReader(name string, profile robots.Profile, profileSet bool) reader {
-	rb, ok := agents.Lookup(name)
-	if !ok {
-		rb, ok = agents.FromUserAgent(name)
-	}
+	rb, ok := lookupRobot(name)
 	if !ok {
 		return reader{name: name, profile: profile, agent: robots.Agent{Tokens: []string{name}}}
 	}
@@ -40,4 +37,13 @@ func fromRegistry(rb agents.Robot, profile robots.Profile, profileSet bool) read
 		}
 	}
 	return r
+}
+
+// lookupRobot finds a registry robot by product token or by a full
+// User-Agent header that names one.
+func lookupRobot(name string) (agents.Robot, bool) {
+	if rb, ok := agents.Lookup(name); ok {
+		return rb, true
+	}
+	return agents.FromUserAgent(name)
 }
