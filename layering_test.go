@@ -13,6 +13,7 @@ import (
 var allowedImports = map[string][]string{
 	"internal/octets":          {},
 	"internal/pattern":         {},
+	"internal/textedit":        {},
 	"syntax":                   {"internal/octets"},
 	"":                         {"syntax", "internal/pattern", "internal/octets"},
 	"agents":                   {},                       // beside the root package (L2): data only
