@@ -14,11 +14,13 @@ var allowedImports = map[string][]string{
 	"internal/octets":          {},
 	"internal/pattern":         {},
 	"internal/textedit":        {},
+	"internal/txtar":           {}, // test support
 	"syntax":                   {"internal/octets"},
 	"":                         {"syntax", "internal/pattern", "internal/octets"},
-	"agents":                   {},                       // beside the root package (L2): data only
-	"fetch":                    {"", "syntax", "agents"}, // L3: over HTTP, with the root package's rules
-	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch"},
+	"agents":                   {},                                                              // beside the root package (L2): data only
+	"fetch":                    {"", "syntax", "agents"},                                        // L3: over HTTP, with the root package's rules
+	"lint":                     {"", "syntax", "agents", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
+	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit"},
 	"internal/tools/confcheck": {},
 }
 

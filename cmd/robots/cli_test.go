@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/internal/txtar"
 )
 
 // update rewrites the stdout, stderr and exit sections of the golden files
@@ -24,87 +25,6 @@ import (
 //
 //	go test ./cmd/robots -run TestCLI -update
 var update = flag.Bool("update", false, "rewrite the stdout, stderr and exit sections of testdata/*.txtar")
-
-// archive is a txtar file: a comment, then files that each start with a
-// line "-- name --". A file's data ends with a newline unless it is empty.
-type archive struct {
-	comment []byte
-	files   []archiveFile
-}
-
-type archiveFile struct {
-	name string
-	data []byte
-}
-
-// parseArchive reads the txtar format of golang.org/x/tools/txtar.
-func parseArchive(data []byte) *archive {
-	a := &archive{}
-	var cur *[]byte = &a.comment
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		if name, ok := markerName(line); ok {
-			a.files = append(a.files, archiveFile{name: name})
-			cur = &a.files[len(a.files)-1].data
-			continue
-		}
-		*cur = append(*cur, line...)
-	}
-	if n := len(a.comment); n > 0 && a.comment[n-1] != '\n' {
-		a.comment = append(a.comment, '\n')
-	}
-	for i := range a.files {
-		if d := a.files[i].data; len(d) > 0 && d[len(d)-1] != '\n' {
-			a.files[i].data = append(d, '\n')
-		}
-	}
-	return a
-}
-
-// markerName returns NAME for a line "-- NAME --".
-func markerName(line []byte) (string, bool) {
-	s := strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r")
-	if !strings.HasPrefix(s, "-- ") || !strings.HasSuffix(s, " --") || len(s) < len("-- x --") {
-		return "", false
-	}
-	name := strings.TrimSpace(s[3 : len(s)-3])
-	return name, name != ""
-}
-
-func (a *archive) format() []byte {
-	var b bytes.Buffer
-	b.Write(a.comment)
-	for _, f := range a.files {
-		fmt.Fprintf(&b, "-- %s --\n", f.name)
-		b.Write(f.data)
-	}
-	return b.Bytes()
-}
-
-func (a *archive) get(name string) ([]byte, bool) {
-	for _, f := range a.files {
-		if f.name == name {
-			return f.data, true
-		}
-	}
-	return nil, false
-}
-
-// set replaces the data of file name, appending the file if it is missing.
-func (a *archive) set(name string, data []byte) {
-	for i := range a.files {
-		if a.files[i].name == name {
-			a.files[i].data = data
-			return
-		}
-	}
-	a.files = append(a.files, archiveFile{name: name, data: data})
-}
 
 // Sections with a meaning; every other section is an input file.
 var specialSections = map[string]bool{"args": true, "stdin": true, "stdout": true, "stderr": true, "exit": true}
@@ -132,27 +52,27 @@ func runGolden(t *testing.T, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := parseArchive(data)
-	if len(bytes.TrimSpace(a.comment)) == 0 {
+	a := txtar.Parse(data)
+	if len(bytes.TrimSpace(a.Comment)) == 0 {
 		t.Errorf("%s: no header comment saying which documented rule the case shows", name)
 	}
-	argsText, ok := a.get("args")
+	argsText, ok := a.Get("args")
 	if !ok {
 		t.Fatalf("%s: no args section", name)
 	}
 	work := t.TempDir()
-	for _, f := range a.files {
-		if specialSections[f.name] {
+	for _, f := range a.Files {
+		if specialSections[f.Name] {
 			continue
 		}
-		if filepath.IsAbs(f.name) || !filepath.IsLocal(f.name) {
-			t.Fatalf("%s: input file %q must be a relative path inside $WORK", name, f.name)
+		if filepath.IsAbs(f.Name) || !filepath.IsLocal(f.Name) {
+			t.Fatalf("%s: input file %q must be a relative path inside $WORK", name, f.Name)
 		}
-		p := filepath.Join(work, filepath.FromSlash(f.name))
+		p := filepath.Join(work, filepath.FromSlash(f.Name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, f.data, 0o666); err != nil {
+		if err := os.WriteFile(p, f.Data, 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,7 +82,7 @@ func runGolden(t *testing.T, name string) {
 			args = append(args, strings.ReplaceAll(arg, "$WORK", work))
 		}
 	}
-	stdin, _ := a.get("stdin")
+	stdin, _ := a.Get("stdin")
 
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), args, bytes.NewReader(stdin), &stdout, &stderr)
@@ -181,10 +101,10 @@ func runGolden(t *testing.T, name string) {
 	}
 
 	if *update {
-		a.set("stdout", []byte(gotOut))
-		a.set("stderr", []byte(gotErr))
-		a.set("exit", []byte(gotExit))
-		if err := os.WriteFile(name, a.format(), 0o666); err != nil {
+		a.Set("stdout", []byte(gotOut))
+		a.Set("stderr", []byte(gotErr))
+		a.Set("exit", []byte(gotExit))
+		if err := os.WriteFile(name, a.Format(), 0o666); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -194,7 +114,7 @@ func runGolden(t *testing.T, name string) {
 		{"stderr", gotErr},
 		{"exit", gotExit},
 	} {
-		want, ok := a.get(sec.name)
+		want, ok := a.Get(sec.name)
 		if !ok {
 			t.Errorf("%s: no %s section (run with -update to write it)", name, sec.name)
 			continue
@@ -240,37 +160,6 @@ func isHelp(args []string) bool {
 		}
 	}
 	return false
-}
-
-// TestArchiveRoundTrip checks the txtar reader the golden runner relies on.
-func TestArchiveRoundTrip(t *testing.T) {
-	src := "comment\nmore\n-- args --\ntest\n-file\n$WORK/r.txt\n-- r.txt --\nUser-agent: *\n\n-- empty --\n-- last --\nno newline"
-	a := parseArchive([]byte(src))
-	if got := string(a.comment); got != "comment\nmore\n" {
-		t.Errorf("comment = %q", got)
-	}
-	want := []archiveFile{
-		{"args", []byte("test\n-file\n$WORK/r.txt\n")},
-		{"r.txt", []byte("User-agent: *\n\n")},
-		{"empty", nil},
-		{"last", []byte("no newline\n")},
-	}
-	if len(a.files) != len(want) {
-		t.Fatalf("got %d files, want %d", len(a.files), len(want))
-	}
-	for i, f := range a.files {
-		if f.name != want[i].name || !bytes.Equal(f.data, want[i].data) {
-			t.Errorf("file %d = %q %q, want %q %q", i, f.name, f.data, want[i].name, want[i].data)
-		}
-	}
-	if got, want := string(a.format()), src+"\n"; got != want {
-		t.Errorf("format:\n%q\nwant\n%q", got, want)
-	}
-	for _, s := range []string{"--  --", "-- x", "--x --", "-- x --x"} {
-		if _, ok := markerName([]byte(s)); ok {
-			t.Errorf("%q taken for a file marker", s)
-		}
-	}
 }
 
 // TestReadLimited checks that robots test -file reads at most
