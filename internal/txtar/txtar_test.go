@@ -35,4 +35,3 @@ func TestArchiveRoundTrip(t *testing.T) {
 		}
 	}
 }
-

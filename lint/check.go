@@ -1,0 +1,151 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Severity says how much a diagnostic matters (checker-rules §0.2).
+type Severity uint8
+
+const (
+	// Info is advice: no major robot reads the file differently.
+	Info Severity = iota + 1
+	// Warning marks a line some robots ignore or read differently, or one
+	// that is very likely unintended.
+	Warning
+	// Error marks a file or line that a major robot misreads, or that no
+	// robot can use.
+	Error
+)
+
+var severityNames = [...]string{"", "info", "warning", "error"}
+
+// String returns "info", "warning" or "error".
+func (s Severity) String() string {
+	if int(s) < len(severityNames) && s != 0 {
+		return severityNames[s]
+	}
+	return fmt.Sprintf("Severity(%d)", uint8(s))
+}
+
+// ParseSeverity returns the severity named "info", "warning" or "error".
+func ParseSeverity(name string) (Severity, error) {
+	for s, n := range severityNames {
+		if n != "" && n == name {
+			return Severity(s), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", name)
+}
+
+// A Family is a group of robots that read robots.txt the same way
+// (checker-rules §0.1). A diagnostic names the families it affects.
+type Family string
+
+// The robot families of checker-rules §0.1.
+const (
+	GOOG Family = "GOOG" // Google's crawlers
+	BING Family = "BING" // Bingbot
+	YNDX Family = "YNDX" // Yandex's robots
+	RFC  Family = "RFC"  // other RFC 9309 longest-match crawlers
+	FM   Family = "FM"   // first-match robots of the 1996 draft
+	S94  Family = "S94"  // the strict 1994 standard
+	EXT  Family = "EXT"  // robots of the extended standard 2.0
+	CC   Family = "CC"   // crawler-commons (Nutch, StormCrawler)
+	GOT  Family = "GOT"  // temoto/robotstxt (Go) and its users
+	ALL  Family = "ALL"  // every robot
+)
+
+// A Class says what a fix may change (checker-rules §H).
+type Class uint8
+
+const (
+	// Preserving fixes change what no robot does, or touch only lines no
+	// robot obeys.
+	Preserving Class = iota + 1
+	// PreservingGoogle fixes keep what Google's and RFC 9309 robots do and
+	// bring other robots to that reading.
+	PreservingGoogle
+	// Intent fixes restore what the author evidently meant; they change
+	// what some robots do, so the fixer applies them only when asked by
+	// name.
+	Intent
+)
+
+var classNames = [...]string{"", "P", "PG", "I"}
+
+// String returns "P", "PG" or "I", the names of checker-rules §H.
+func (c Class) String() string {
+	if int(c) < len(classNames) && c != 0 {
+		return classNames[c]
+	}
+	return fmt.Sprintf("Class(%d)", uint8(c))
+}
+
+// A Check is one rule of the checker: a code of checker-rules.md
+// ("RB501"), what it looks for and how to fix what it finds.
+type Check struct {
+	// Code is the stable identifier, "RB" and three digits; its first digit
+	// is the section of checker-rules.md (1 fetch … 7 cross-robot).
+	Code string
+	// Name is a short kebab-case name ("path-without-slash").
+	Name string
+	// Title is a few words on what the check finds.
+	Title    string
+	Severity Severity
+	// Thorough checks run only when asked for (Config.Thorough).
+	Thorough bool
+	// Affects lists the families whose robots are harmed or disagree.
+	Affects []Family
+	// Doc explains, in a few sentences, what robots do and how to fix it.
+	Doc string
+	// Before is a robots.txt the check reports; After is a corrected one
+	// it does not. Both are "" for checks of the fetch.
+	Before, After string
+	// Fix names the fixer transformation (checker-rules §H) that resolves
+	// what the check finds, "" when there is none.
+	Fix string
+
+	run func(*pass)
+}
+
+// Section returns the letter of the check's section of checker-rules.md:
+// 'A' (fetch and location) to 'G' (cross-robot differences).
+func (c *Check) Section() byte {
+	if len(c.Code) == 5 && '1' <= c.Code[2] && c.Code[2] <= '7' {
+		return 'A' + c.Code[2] - '1'
+	}
+	return '?'
+}
+
+// registry holds the checks of every section, sorted by code.
+var registry = sync.OnceValue(func() []*Check {
+	var all []*Check
+	for _, s := range sections {
+		all = append(all, s...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Code < all[j].Code })
+	return all
+})
+
+// sections lists the checks of each section of checker-rules.md; each
+// section's file declares its own slice.
+var sections = [][]*Check{fetchChecks, formatChecks, syntaxChecks, groupChecks, ruleChecks, extChecks, crossChecks}
+
+// Checks returns every check, sorted by code. The checks are shared: the
+// caller must not modify them.
+func Checks() []*Check { return registry() }
+
+// Lookup returns the check whose code ("RB501", any case) or name
+// ("path-without-slash") is s, or nil.
+func Lookup(s string) *Check {
+	for _, c := range registry() {
+		if strings.EqualFold(c.Code, s) || c.Name == s {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+package lint
+
+import "time"
+
+// Config says how to check a file. The zero Config checks a file read from
+// disk with the default set of checks.
+type Config struct {
+	// Thorough enables the checks marked [thorough] in checker-rules.md.
+	Thorough bool
+	// URL is the robots.txt URL the file came from, if any: location
+	// checks and relative Sitemap URLs need it.
+	URL string
+	// Fetch is the trace of the request that got the file; the checks of
+	// the fetch (checker-rules §A) read it. nil for a file read from disk.
+	Fetch *Fetch
+}
+
+// Fetch is what the checker needs to know about how robots.txt was
+// fetched. The caller fills it from its HTTP client; package fetch's
+// Result carries all of it.
+type Fetch struct {
+	// Hops are the requests made, in order: the first for the URL asked,
+	// each next one for the previous hop's Location.
+	Hops []Hop
+	// Elapsed is the time from the first request to the end of the last
+	// body.
+	Elapsed time.Duration
+	// TimedOut reports that the checker gave up waiting.
+	TimedOut bool
+	// Err describes a failure before any status arrived (DNS, connect,
+	// TLS, reset), "" when a response came.
+	Err string
+	// ContentType and CacheControl, Expires are the headers of the final
+	// response.
+	ContentType, CacheControl, Expires string
+	// Size is the length of the whole body as sent, which may exceed what
+	// was read.
+	Size int64
+	// TooManyRedirects reports that the chain was cut at the checker's
+	// limit; Loop that a URL came back.
+	TooManyRedirects, Loop bool
+	// CaseVariant is the URL of an upper- or mixed-case variant of
+	// /robots.txt that answered 200 after /robots.txt answered 404 (RB131),
+	// "" when none was probed or found.
+	CaseVariant string
+	// Date is when the fetch ended; Expires is compared with it.
+	Date time.Time
+}
+
+// A Hop is one request of a fetch.
+type Hop struct {
+	URL string
+	// Status is the HTTP status, 0 when no response came.
+	Status int
+	// Location is the redirect target as sent, "" when none.
+	Location string
+}
+
+// Final returns the last hop, or a zero Hop when there is none.
+func (f *Fetch) Final() Hop {
+	if f == nil || len(f.Hops) == 0 {
+		return Hop{}
+	}
+	return f.Hops[len(f.Hops)-1]
+}

@@ -1,0 +1,72 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+)
+
+// A Diagnostic is one problem found by a check.
+type Diagnostic struct {
+	Check *Check
+	// Line and Column are 1-based; Column counts Unicode code points from
+	// the start of the line (a byte order mark on line 1 not counted), as
+	// checker-rules §0.3 asks. Both are 0 for problems of the whole file or
+	// of its fetch.
+	Line, Column int
+	// Offset is the byte offset of the position in the input, -1 for
+	// problems of the whole file or of its fetch.
+	Offset int
+	// Message says what is wrong, in one line.
+	Message string
+	// Related points at other lines that explain the problem.
+	Related []Related
+	// Fix is the edit that resolves the problem; nil when there is none.
+	Fix *SuggestedFix
+}
+
+// Severity returns the severity of d's check.
+func (d *Diagnostic) Severity() Severity { return d.Check.Severity }
+
+// String returns "line:col: severity CODE message".
+func (d *Diagnostic) String() string {
+	return fmt.Sprintf("%d:%d: %s %s %s", d.Line, d.Column, d.Check.Severity, d.Check.Code, d.Message)
+}
+
+// Related is another line that a diagnostic refers to.
+type Related struct {
+	Line int
+	Note string
+}
+
+// A SuggestedFix is a transformation of checker-rules §H applied at one
+// place: byte-offset edits of the input.
+type SuggestedFix struct {
+	// ID is the transformation's identifier, "FX" and two digits.
+	ID string
+	// Class says what the edit may change; it can be stricter here than in
+	// the catalogue (FX26 is Intent when it encodes a space).
+	Class Class
+	// Message says what the edit does, in a few words.
+	Message string
+	Edits   []Edit
+}
+
+// An Edit replaces the bytes [Start, End) of the input with New.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// sortDiagnostics orders diagnostics by position, then code.
+func sortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := &ds[i], &ds[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Check.Code < b.Check.Code
+	})
+}

@@ -1,0 +1,117 @@
+package lint
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robotskit/robots/syntax"
+)
+
+// TestDocs keeps docs/checks.md equal to what the registry generates.
+func TestDocs(t *testing.T) {
+	var b bytes.Buffer
+	writeDocs(&b)
+	name := filepath.Join("..", "docs", "checks.md")
+	if *update {
+		if err := os.WriteFile(name, b.Bytes(), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, b.Bytes()) {
+		t.Errorf("%s is stale: run go test ./lint -run TestDocs -update", name)
+	}
+}
+
+// TestCatalogue holds the registry to checker-rules.md §I: every check
+// has its code's severity, profile, families and fix, and every code of
+// the catalogue is implemented or listed as not implemented with a reason.
+func TestCatalogue(t *testing.T) {
+	byCode := map[string]int{}
+	for i, e := range catalogue {
+		byCode[e.code] = i
+	}
+	names := map[string]string{}
+	for _, c := range Checks() {
+		i, ok := byCode[c.Code]
+		if !ok {
+			t.Errorf("%s is not in the catalogue", c.Code)
+			continue
+		}
+		e := catalogue[i]
+		if c.Severity.String() != e.severity {
+			t.Errorf("%s: severity %s, catalogue %s", c.Code, c.Severity, e.severity)
+		}
+		if c.Thorough != e.thorough {
+			t.Errorf("%s: thorough %v, catalogue %v", c.Code, c.Thorough, e.thorough)
+		}
+		var fams []string
+		for _, f := range c.Affects {
+			fams = append(fams, string(f))
+		}
+		if got := strings.Join(fams, " "); got != e.families && !(got == "" && e.families == "—") {
+			t.Errorf("%s: affects %q, catalogue %q", c.Code, got, e.families)
+		}
+		if first, _, _ := strings.Cut(e.fix, ","); c.Fix != first {
+			t.Errorf("%s: fix %q, catalogue %q", c.Code, c.Fix, e.fix)
+		}
+		if c.Title != e.title {
+			t.Errorf("%s: title %q, catalogue %q", c.Code, c.Title, e.title)
+		}
+		if c.Name == "" || strings.ToLower(c.Name) != c.Name || strings.ContainsAny(c.Name, " _") {
+			t.Errorf("%s: name %q is not kebab-case", c.Code, c.Name)
+		}
+		if other, dup := names[c.Name]; dup {
+			t.Errorf("%s and %s share the name %q", c.Code, other, c.Name)
+		}
+		names[c.Name] = c.Code
+		if c.Doc == "" {
+			t.Errorf("%s has no explanation", c.Code)
+		}
+		if _, listed := notImplemented[c.Code]; listed {
+			t.Errorf("%s is implemented and listed as not implemented", c.Code)
+		}
+	}
+	for _, e := range catalogue {
+		if Lookup(e.code) == nil && notImplemented[e.code] == "" {
+			t.Errorf("%s (%s) is neither implemented nor listed as not implemented", e.code, e.title)
+		}
+	}
+}
+
+// TestExamples runs every check on its own examples: Before is reported,
+// After is not.
+func TestExamples(t *testing.T) {
+	for _, c := range Checks() {
+		if c.Section() == 'A' && c.Before == "" {
+			continue // fetch checks have no file example
+		}
+		if c.Before == "" || c.After == "" {
+			t.Errorf("%s has no examples", c.Code)
+			continue
+		}
+		cfg := &Config{Thorough: c.Thorough}
+		if !reports(c, []byte(c.Before), cfg) {
+			t.Errorf("%s does not report its Before example:\n%s", c.Code, c.Before)
+		}
+		if reports(c, []byte(c.After), cfg) {
+			t.Errorf("%s reports its After example:\n%s", c.Code, c.After)
+		}
+	}
+}
+
+func reports(c *Check, src []byte, cfg *Config) bool {
+	for _, d := range Run(syntax.Parse("", src), cfg) {
+		if d.Check == c {
+			return true
+		}
+	}
+	return false
+}

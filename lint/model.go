@@ -1,0 +1,299 @@
+package lint
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/robotskit/robots/syntax"
+)
+
+// directive is a directive the checker knows (checker-rules §C): the
+// fields of package syntax and the names robots.txt authors use that no
+// major robot honours.
+type directive uint8
+
+const (
+	dNone directive = iota
+	dUserAgent
+	dAllow
+	dDisallow
+	dSitemap
+	dCrawlDelay
+	dRequestRate
+	dVisitTime
+	dHost
+	dCleanParam
+	dRobotVersion
+	dComment
+	dNoindex
+	dNofollow
+	dNoarchive
+	dContentSignal
+	numDirectives
+)
+
+// directiveNames holds canonical spellings, in the order of
+// checker-rules §C, which also breaks ties between likely misspellings.
+var directiveNames = [numDirectives]string{
+	"", "User-agent", "Allow", "Disallow", "Sitemap", "Crawl-delay",
+	"Request-rate", "Visit-time", "Host", "Clean-param", "Robot-version",
+	"Comment", "Noindex", "Nofollow", "Noarchive", "Content-Signal",
+}
+
+func (d directive) String() string { return directiveNames[d] }
+
+// core reports whether d is one of the four directives of RFC 9309.
+func (d directive) core() bool { return d >= dUserAgent && d <= dSitemap }
+
+// rule reports whether d is Allow or Disallow.
+func (d directive) rule() bool { return d == dAllow || d == dDisallow }
+
+// member reports whether d belongs to a group (checker-rules §0.4 step 5).
+func (d directive) member() bool {
+	switch d {
+	case dAllow, dDisallow, dCrawlDelay, dRequestRate, dVisitTime, dRobotVersion,
+		dComment, dNoindex, dNofollow, dNoarchive, dContentSignal:
+		return true
+	}
+	return false
+}
+
+// nonGroup reports whether d stands outside groups: Sitemap, Host and
+// Clean-param.
+func (d directive) nonGroup() bool { return d == dSitemap || d == dHost || d == dCleanParam }
+
+// keyMatch says how a line's key names its directive.
+type keyMatch uint8
+
+const (
+	keyNone       keyMatch = iota // not a directive line
+	keyExact                      // the canonical name, any case
+	keyAccepted                   // a variant Google reads as the directive (RB305)
+	keyMisspelled                 // close to a name; nobody but CC reads it (RB304, RB306)
+	keyUnused                     // a known name nobody major uses (RB671)
+	keyUnknown                    // anything else (RB303)
+)
+
+// unusedNames are fields Google's reporting library recognises but no
+// major robot uses (checker-rules RB671); "acap-" is a prefix.
+var unusedNames = []string{"revisit-after", "domain", "content-usage", "cache-delay"}
+
+// line is a line of the file as the checker's parse model (checker-rules
+// §0.4) reads it.
+type line struct {
+	syntax.Line
+	num int // 1-based
+
+	// dir is the directive the key names when it is exact or a variant
+	// Google accepts; dNone otherwise. A line counts for group structure
+	// only when dir is set.
+	dir   directive
+	match keyMatch
+	// guess is the directive a misspelled key most likely means.
+	guess directive
+
+	key, value string
+	// group is the canonical group the line belongs to or follows (the
+	// last group opened before it), -1 before the first User-agent line.
+	group int
+	// orphan marks a group-member line before any User-agent line.
+	orphan bool
+	// strict is the record of the strict view (a blank line ends a
+	// record), -1 when the line is in none.
+	strict int
+	// agent is a User-agent line's identity key (checker-rules §0.4
+	// step 8): "*", or the leading [A-Za-z_-] run lower-cased, maybe "".
+	agent string
+}
+
+// is reports whether l is a directive line naming d, exactly or as a
+// Google-accepted variant.
+func (l *line) is(d directive) bool { return l.dir == d }
+
+// group is a canonical group: User-agent lines and the members that
+// follow, up to the next User-agent line that follows a rule.
+type group struct {
+	index int
+	// agents, members and rules index pass.lines; rules are the Allow and
+	// Disallow lines among members.
+	agents, members, rules []int
+	// global reports that one of its agents is "*".
+	global bool
+}
+
+// first returns the index of the group's first User-agent line.
+func (g *group) first() int { return g.agents[0] }
+
+// model reads f's lines into p.lines and p.groups.
+func (p *pass) model() {
+	f := p.file
+	p.lines = make([]line, len(f.Lines))
+	open, sawRule := -1, false // canonical view
+	rec, recOpen := -1, false  // strict view
+	for i := range f.Lines {
+		l := &p.lines[i]
+		l.Line = f.Lines[i]
+		l.num = i + 1
+		l.group, l.strict = -1, -1
+		if l.Kind == syntax.DirectiveLine {
+			l.key, l.value = f.Text(l.Key), f.Text(l.Value)
+			l.dir, l.match, l.guess = classifyKey(&l.Line, l.key)
+			if l.Flags&syntax.MissingColon != 0 && l.dir == dNone {
+				// Only a known key makes a two-word line a directive
+				// (checker-rules §0.4 step 4); the rest is unparseable.
+				l.match = keyNone
+			}
+		}
+		switch {
+		case l.dir == dUserAgent:
+			if open < 0 || sawRule {
+				open, sawRule = len(p.groups), false
+				p.groups = append(p.groups, group{index: open})
+			}
+			g := &p.groups[open]
+			g.agents = append(g.agents, i)
+			l.agent = agentKey(l.value)
+			g.global = g.global || l.agent == "*"
+			if !recOpen {
+				rec, recOpen = rec+1, true
+			}
+		case l.dir.member():
+			if open < 0 {
+				l.orphan = true
+			} else {
+				g := &p.groups[open]
+				g.members = append(g.members, i)
+				if l.dir.rule() {
+					g.rules = append(g.rules, i)
+					sawRule = true
+				}
+			}
+		case l.Kind == syntax.BlankLine:
+			recOpen = false
+		}
+		l.group = open
+		if recOpen {
+			l.strict = rec
+		}
+	}
+}
+
+// classifyKey names the directive of key (checker-rules §C, name
+// classification).
+func classifyKey(l *syntax.Line, key string) (d directive, m keyMatch, guess directive) {
+	k := strings.ToLower(key)
+	for d := dUserAgent; d < numDirectives; d++ {
+		if k == strings.ToLower(directiveNames[d]) {
+			return d, keyExact, d
+		}
+	}
+	if l.Field != syntax.Unknown && l.Flags&syntax.Lenient != 0 {
+		d := directive(l.Field) // the four Google fields share numbering
+		return d, keyAccepted, d
+	}
+	for _, u := range unusedNames {
+		if k == u {
+			return dNone, keyUnused, dNone
+		}
+	}
+	if strings.HasPrefix(k, "acap-") {
+		return dNone, keyUnused, dNone
+	}
+	if g := misspelled(k); g != dNone {
+		return dNone, keyMisspelled, g
+	}
+	return dNone, keyUnknown, dNone
+}
+
+// misspelled returns the directive whose name k probably misspells: equal
+// once '-', '_' and spaces are removed, or within Damerau-Levenshtein
+// distance 2 of a name of at least five letters; the first in list order
+// wins ties.
+func misspelled(k string) directive {
+	squash := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' || r == ' ' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	sk := squash(k)
+	best, bestDist := dNone, 3
+	for d := dUserAgent; d < numDirectives; d++ {
+		name := strings.ToLower(directiveNames[d])
+		if sk == squash(name) {
+			return d
+		}
+		if len(name) < 5 {
+			continue
+		}
+		if dist := damerau(k, name, bestDist); dist < bestDist {
+			best, bestDist = d, dist
+		}
+	}
+	return best
+}
+
+// damerau returns the optimal-string-alignment distance between a and b,
+// or limit when it is limit or more.
+func damerau(a, b string, limit int) int {
+	if abs(len(a)-len(b)) >= limit || len(a) > 64 {
+		return limit
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], limit)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// agentKey returns the identity key of a User-agent value (checker-rules
+// §0.4 step 8): "*" for "*" and "* anything", else the leading run of
+// [A-Za-z_-] in lower case, which may be "".
+func agentKey(v string) string {
+	if v == "*" || len(v) > 1 && v[0] == '*' && (v[1] == ' ' || v[1] == '\t') {
+		return "*"
+	}
+	i := 0
+	for i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z' || v[i] == '-' || v[i] == '_') {
+		i++
+	}
+	return strings.ToLower(v[:i])
+}
+
+// column returns the 1-based column, in code points, of the byte at off on
+// line l (checker-rules §0.3).
+func (p *pass) column(l *line, off int) int {
+	start := l.Span.Start.Offset
+	if l.num == 1 {
+		start = len(p.file.BOM)
+	}
+	if off < start {
+		return 1
+	}
+	return utf8.RuneCountInString(p.src[start:off]) + 1
+}

@@ -1,0 +1,163 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/robotskit/robots/syntax"
+)
+
+// Run checks f and returns what it finds, sorted by line, column and code.
+// c may be nil for the zero Config. Run never fails; a file that is not a
+// robots.txt at all (HTML, binary) gets the diagnostics that say so and
+// none of the line checks.
+func Run(f *syntax.File, c *Config) []Diagnostic {
+	p := newPass(f, c)
+	for _, ch := range Checks() {
+		if ch.Thorough && !p.cfg.Thorough || ch.run == nil {
+			continue
+		}
+		if p.skipContent && ch.Section() > 'B' {
+			continue
+		}
+		p.check = ch
+		ch.run(p)
+	}
+	ds := make([]Diagnostic, len(p.diags))
+	for i, d := range p.diags {
+		ds[i] = *d
+	}
+	sortDiagnostics(ds)
+	return ds
+}
+
+// pass is the state of one run: the file as the parse model reads it, and
+// the diagnostics found so far.
+type pass struct {
+	cfg    Config
+	file   *syntax.File
+	src    string
+	lines  []line
+	groups []group
+	check  *Check // the check running
+	diags  []*Diagnostic
+	// skipContent is set when the body is not a robots.txt at all
+	// (RB204, RB205) or the fetch gave no body to read (checker-rules §A):
+	// the checks of §C–§G do not run.
+	skipContent bool
+}
+
+func newPass(f *syntax.File, c *Config) *pass {
+	p := &pass{file: f, src: f.String()}
+	if c != nil {
+		p.cfg = *c
+	}
+	p.model()
+	if h := p.cfg.Fetch.Final(); p.cfg.Fetch != nil && (h.Status < 200 || h.Status > 299) {
+		p.skipContent = true
+	}
+	if isBinary(p.src) || isHTML(p.src) {
+		p.skipContent = true
+	}
+	return p
+}
+
+// reportFile records a diagnostic of the whole file or its fetch.
+func (p *pass) reportFile(format string, args ...any) *Diagnostic {
+	d := &Diagnostic{Check: p.check, Offset: -1, Message: fmt.Sprintf(format, args...)}
+	p.diags = append(p.diags, d)
+	return d
+}
+
+// reportAt records a diagnostic at byte offset off of line l.
+func (p *pass) reportAt(l *line, off int, format string, args ...any) *Diagnostic {
+	d := &Diagnostic{
+		Check:   p.check,
+		Line:    l.num,
+		Column:  p.column(l, off),
+		Offset:  off,
+		Message: fmt.Sprintf(format, args...),
+	}
+	p.diags = append(p.diags, d)
+	return d
+}
+
+// report records a diagnostic at the start of line l's text (column 1, or
+// the key when there is one).
+func (p *pass) report(l *line, format string, args ...any) *Diagnostic {
+	off := l.Span.Start.Offset
+	if l.Key.IsValid() {
+		off = l.Key.Start.Offset
+	}
+	return p.reportAt(l, off, format, args...)
+}
+
+// reportValue records a diagnostic at the start of line l's value.
+func (p *pass) reportValue(l *line, format string, args ...any) *Diagnostic {
+	off := l.Span.Start.Offset
+	if l.Value.IsValid() {
+		off = l.Value.Start.Offset
+	}
+	return p.reportAt(l, off, format, args...)
+}
+
+// related adds a related line to d.
+func (d *Diagnostic) related(line int, note string) *Diagnostic {
+	d.Related = append(d.Related, Related{Line: line, Note: note})
+	return d
+}
+
+// suggest attaches a fix to d.
+func (d *Diagnostic) suggest(id string, class Class, msg string, edits ...Edit) *Diagnostic {
+	d.Fix = &SuggestedFix{ID: id, Class: class, Message: msg, Edits: edits}
+	return d
+}
+
+// eol returns the line terminator to use for text inserted near line l:
+// l's own, or "\n" when it has none.
+func (p *pass) eol(l *line) string {
+	if l.EOL == 2 {
+		return "\r\n"
+	}
+	if l.EOL == 1 {
+		end := l.Span.End.Offset
+		return p.src[end : end+1]
+	}
+	return "\n"
+}
+
+// replaceLine is an edit that replaces the text of line l (not its
+// terminator) with s.
+func replaceLine(l *line, s string) Edit {
+	return Edit{Start: l.Span.Start.Offset, End: l.Span.End.Offset, New: s}
+}
+
+// deleteLine is an edit that removes line l and its terminator. The last
+// line of a file without a final terminator takes the preceding
+// terminator with it, so no empty line is left behind.
+func (p *pass) deleteLine(l *line) Edit {
+	start, end := l.Span.Start.Offset, l.Span.End.Offset+l.EOL
+	if l.EOL == 0 && l.num > 1 {
+		prev := &p.lines[l.num-2]
+		start = prev.Span.End.Offset
+	}
+	return Edit{Start: start, End: end}
+}
+
+// insertBefore is an edit that inserts the line s before line l.
+func (p *pass) insertBefore(l *line, s string) Edit {
+	return Edit{Start: l.Span.Start.Offset, End: l.Span.Start.Offset, New: s + p.eol(l)}
+}
+
+// insertAfter is an edit that inserts the line s after line l.
+func (p *pass) insertAfter(l *line, s string) Edit {
+	end := l.Span.End.Offset + l.EOL
+	if l.EOL == 0 {
+		return Edit{Start: end, End: end, New: p.eol(l) + s}
+	}
+	return Edit{Start: end, End: end, New: s + p.eol(l)}
+}
+
+// commentOut is an edit that turns line l into a comment.
+func commentOut(l *line) Edit {
+	return Edit{Start: l.Span.Start.Offset, End: l.Span.Start.Offset, New: "# "}
+}

@@ -1,0 +1,4 @@
+package lint
+
+// Checks of line syntax (checker-rules §C, RB3xx).
+var syntaxChecks = []*Check{}
