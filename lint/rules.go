@@ -27,3 +27,29 @@ var rb501 = &Check{
 		}
 	},
 }
+
+// ruleTodo lists the checks of this section not implemented, with the reason.
+var ruleTodo = map[string]string{
+	"RB502": "not written yet",
+	"RB503": "not written yet",
+	"RB504": "not written yet",
+	"RB505": "not written yet",
+	"RB506": "not written yet",
+	"RB507": "not written yet",
+	"RB508": "not written yet",
+	"RB509": "not written yet",
+	"RB510": "not written yet",
+	"RB511": "not written yet",
+	"RB512": "not written yet",
+	"RB513": "not written yet",
+	"RB514": "not written yet",
+	"RB515": "not written yet",
+	"RB516": "not written yet",
+	"RB517": "not written yet",
+	"RB518": "not written yet",
+	"RB519": "not written yet",
+	"RB520": "not written yet",
+	"RB521": "not written yet",
+	"RB522": "not written yet",
+	"RB523": "not written yet",
+}
