@@ -20,7 +20,8 @@ var allowedImports = map[string][]string{
 	"agents":                   {},                                                              // beside the root package (L2): data only
 	"fetch":                    {"", "syntax", "agents"},                                        // L3: over HTTP, with the root package's rules
 	"lint":                     {"", "syntax", "agents", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
-	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit"},
+	"internal/wire":            {"", "syntax", "agents", "fetch", "lint"},                       // L4: JSON shapes of the CLI and the API
+	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire"},
 	"internal/tools/confcheck": {},
 }
 

@@ -1,0 +1,114 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/robotskit/robots/lint"
+	"github.com/robotskit/robots/syntax"
+)
+
+// sample is a file with findings of several kinds: a line with a fix, a
+// file-level one (the byte-order mark is at line 1; an orphan rule), and
+// related lines where the checks give them.
+const sample = "\uFEFFDisallow: /tmp\nUser-agent: *\nDisallow: admin/\n\nUser-agent: *\nDisallow: /x\n"
+
+func compile(t *testing.T, path string) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func validate(t *testing.T, s *jsonschema.Schema, v any) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(inst); err != nil {
+		t.Errorf("%v\n%s", err, data)
+	}
+}
+
+func diagnostics(t *testing.T) []lint.Diagnostic {
+	ds := lint.Run(syntax.Parse("robots.txt", []byte(sample)), &lint.Config{Thorough: true})
+	if len(ds) < 3 {
+		t.Fatalf("the sample gives %d diagnostics, want at least 3", len(ds))
+	}
+	return ds
+}
+
+// TestCheckSchema validates the JSON output against docs/schema.
+func TestCheckSchema(t *testing.T) {
+	s := compile(t, filepath.Join("..", "..", "docs", "schema", "check.schema.json"))
+	fixed := "x"
+	validate(t, s, CheckResponse{Diagnostics: Diagnostics(diagnostics(t))})
+	validate(t, s, CheckResponse{Diagnostics: Diagnostics(nil), Fixed: &fixed})
+	// The schema can fail: a wrong severity is refused.
+	bad := Diagnostics(diagnostics(t))
+	bad[0].Severity = "fatal"
+	data, _ := json.Marshal(CheckResponse{Diagnostics: bad})
+	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if s.Validate(inst) == nil {
+		t.Error("the schema accepts severity \"fatal\"")
+	}
+	if got, _ := json.Marshal(CheckResponse{Diagnostics: Diagnostics(nil)}); string(got) != `{"diagnostics":[]}` {
+		t.Errorf("no findings = %s, want an empty list", got)
+	}
+}
+
+// TestSARIFSchema validates the SARIF output against the subset of the
+// SARIF 2.1.0 schema in testdata.
+func TestSARIFSchema(t *testing.T) {
+	s := compile(t, filepath.Join("testdata", "sarif-2.1.0-subset.schema.json"))
+	ds := diagnostics(t)
+	log := NewSARIF("robots.txt", "test", ds)
+	validate(t, s, log)
+	validate(t, s, NewSARIF("robots.txt", "test", nil))
+	r := log.Runs[0]
+	if len(r.Results) != len(ds) || len(r.Tool.Driver.Rules) != len(lint.Checks()) {
+		t.Fatalf("%d results, %d rules; want %d, %d", len(r.Results), len(r.Tool.Driver.Rules), len(ds), len(lint.Checks()))
+	}
+	for i, res := range r.Results {
+		if r.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID || res.RuleID != ds[i].Check.Code {
+			t.Errorf("result %d: rule %s at index %d", i, res.RuleID, res.RuleIndex)
+		}
+		if reg := res.Locations[0].PhysicalLocation.Region; (reg == nil) != (ds[i].Line == 0) {
+			t.Errorf("result %d: region %v for line %d", i, reg, ds[i].Line)
+		}
+	}
+	// The schema can fail: a misspelt property is refused.
+	data, _ := json.Marshal(log)
+	data = []byte(strings.Replace(string(data), `"ruleId"`, `"ruleID"`, 1))
+	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if s.Validate(inst) == nil {
+		t.Error("the schema accepts ruleID")
+	}
+}
