@@ -12,8 +12,9 @@ import (
 // for one agent under one profile.
 type Difference struct {
 	Profile robots.Profile
-	Agent   string
-	URL     string
+	// Agent is the product token, or "*" for robots that no group names.
+	Agent string
+	URL   string
 	// Before and After are the verdicts of the first and second file.
 	Before, After bool
 }
@@ -49,6 +50,9 @@ func Equivalent(a, b []byte) *Difference {
 			for _, u := range urls {
 				x, y := ra.Allowed(ag, u), rb.Allowed(ag, u)
 				if x != y {
+					if ag == otherBot {
+						ag = "*" // the robots without a group of their own
+					}
 					return &Difference{Profile: prof, Agent: ag, URL: u, Before: x, After: y}
 				}
 			}

@@ -7,13 +7,15 @@
 // Commands:
 //
 //	test     say whether robots may fetch URLs
+//	check    report every problem of a robots.txt
+//	fix      print a corrected robots.txt that keeps its meaning
 //	compare  show how each robot reads a file, URL by URL
 //	audit    say what every known robot may crawl, and what it misreads
 //	agents   list the known robots
 //	version  print the version
 //
-// Exit codes: 0 ok or allowed, 1 a finding (a URL is disallowed), 2 a usage
-// or I/O error.
+// Exit codes: 0 ok or allowed, 1 a finding (a URL is disallowed, a check
+// finds an error, a fix changes the file), 2 a usage or I/O error.
 package main
 
 import (
@@ -64,7 +66,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, fetchCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fetchCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
 }
 
 // Exit codes.
