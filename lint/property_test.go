@@ -101,8 +101,9 @@ func TestFixRefuses(t *testing.T) {
 	}
 }
 
-// TestCorpus runs the checker and the fixer over a folder of real files:
-// no panic, and the fix keeps its promises for every file.
+// TestCorpus runs the checker, the fixer and Format over a folder of real
+// files: no panic, and the fix and the layout keep their promises for
+// every file.
 func TestCorpus(t *testing.T) {
 	if *corpus == "" {
 		t.Skip("no -corpus folder given")
@@ -119,6 +120,7 @@ func TestCorpus(t *testing.T) {
 		src = src[:min(len(src), 512000)]
 		Run(syntax.Parse(name, src), &Config{Thorough: true})
 		checkFixProperty(t, name, src)
+		checkFormatProperty(t, name, src)
 	}
 	t.Logf("%d files", len(names))
 }

@@ -40,6 +40,8 @@ type pass struct {
 	groups []group
 	check  *Check // the check running
 	diags  []*Diagnostic
+	// leading holds the comment lines above each line, for Format.
+	leading map[int][]string
 	// skipContent is set when the body is not a robots.txt at all
 	// (RB204, RB205) or the fetch gave no body to read (checker-rules §A):
 	// the checks of §C–§G do not run.

@@ -30,9 +30,16 @@ var fixCmd = &command{
 	short: "print a corrected robots.txt that Google and RFC 9309 robots read as before",
 }
 
+var fmtCmd = &command{
+	name:  "fmt",
+	usage: "[-diff] [-w] FILE|-",
+	short: "print a robots.txt in the canonical layout, meaning unchanged",
+}
+
 func init() {
 	checkCmd.run = runCheck
 	fixCmd.run = runFix
+	fmtCmd.run = runFmt
 }
 
 // maxCheckBytes bounds what check and fix read of a file: far past the
@@ -329,4 +336,38 @@ func verdict(allowed bool) string {
 		return "allowed"
 	}
 	return "disallowed"
+}
+
+func runFmt(e *env, args []string) error {
+	fs := newFlags(e, fmtCmd)
+	diff := fs.Bool("diff", false, "print a unified diff instead of the formatted file")
+	write := fs.Bool("w", false, "write the formatted file over FILE")
+	if err := parseFlags(e, fmtCmd, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || isURL(fs.Arg(0)) {
+		return &usageError{msg: "give one FILE or - for standard input"}
+	}
+	src, err := readSource(e, nil, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	if *write && src.path == "" {
+		return &usageError{msg: "-w needs a FILE"}
+	}
+	out, err := lint.Format(src.body)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *diff:
+		_, err = io.WriteString(e.stdout, textedit.Unified(src.name, src.name+" (formatted)", string(src.body), string(out)))
+	case *write:
+		if string(out) != string(src.body) {
+			err = os.WriteFile(src.path, out, 0o666)
+		}
+	default:
+		_, err = e.stdout.Write(out)
+	}
+	return err
 }

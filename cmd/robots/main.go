@@ -9,6 +9,7 @@
 //	test     say whether robots may fetch URLs
 //	check    report every problem of a robots.txt
 //	fix      print a corrected robots.txt that keeps its meaning
+//	fmt      print a robots.txt in the canonical layout
 //	compare  show how each robot reads a file, URL by URL
 //	audit    say what every known robot may crawl, and what it misreads
 //	agents   list the known robots
@@ -66,7 +67,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fetchCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
 }
 
 // Exit codes.

@@ -1,0 +1,277 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/robotskit/robots/internal/pattern"
+	"github.com/robotskit/robots/syntax"
+)
+
+// Format returns src in the canonical layout of checker-rules §H: the
+// leading comments, then the groups — the "*" group after the named ones,
+// and a group that names a token before any group whose token contains it
+// (FX18) — each with its User-agent lines, Robot-version, its rules from
+// the longest pattern to the shortest with Allow first on a tie (FX30),
+// then its other lines; then Host and Clean-param; then every Sitemap.
+// Groups are separated by one blank line, keys of exact directives take
+// their canonical spelling, values and comments are kept, lines end with
+// LF and the file with a newline. Comment lines travel with the line they
+// precede.
+//
+// Lines whose reading differs between robots (missing colons, misspelt
+// keys, lines cut at 16,664 bytes) are kept as written: Format changes
+// layout, not meaning. It checks that with Equivalent and returns src and
+// an error if the layout would change a google or rfc9309 verdict.
+func Format(src []byte) ([]byte, error) {
+	p := newPass(syntax.Parse("", src), nil)
+	var b strings.Builder
+	pending := []string{} // comment lines waiting for the line they precede
+	flush := func() {
+		for _, c := range pending {
+			b.WriteString(c + "\n")
+		}
+		pending = pending[:0]
+	}
+	emit := func(i int) {
+		for _, c := range p.leading[i] {
+			b.WriteString(c + "\n")
+		}
+		b.WriteString(p.canonical(&p.lines[i]) + "\n")
+	}
+	p.attachComments()
+
+	// Leading comments: those before the first line that is not one.
+	first := len(p.lines)
+	for i := range p.lines {
+		if k := p.lines[i].Kind; k != syntax.BlankLine && k != syntax.CommentLine {
+			first = i
+			break
+		}
+	}
+	header := p.header(first)
+	for _, c := range header {
+		b.WriteString(c + "\n")
+	}
+	section := func() {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+	}
+	var nonGroup, sitemaps, before []int
+	inGroup := make([]bool, len(p.lines))
+	for gi := range p.groups {
+		for _, i := range p.groupLines(gi) {
+			inGroup[i] = true
+		}
+	}
+	for i := first; i < len(p.lines); i++ {
+		l := &p.lines[i]
+		switch {
+		case l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine:
+		case l.is(dSitemap):
+			sitemaps = append(sitemaps, i)
+		case l.is(dHost) || l.is(dCleanParam):
+			nonGroup = append(nonGroup, i)
+		case !inGroup[i]:
+			before = append(before, i)
+		}
+	}
+	trailers := p.trailing()
+	if len(before) > 0 {
+		section()
+		for _, i := range before {
+			emit(i)
+		}
+	}
+	for _, gi := range p.groupOrder() {
+		section()
+		for _, i := range p.groupLines(gi) {
+			emit(i)
+		}
+	}
+	for _, run := range [][]int{nonGroup, sitemaps} {
+		if len(run) > 0 {
+			section()
+			for _, i := range run {
+				emit(i)
+			}
+		}
+	}
+	if len(trailers) > 0 {
+		section()
+		pending = append(pending, trailers...)
+		flush()
+	}
+	out := []byte(b.String())
+	if len(out) > 0 && out[0] == 0xEF {
+		// Robots would skip the first octets as a byte order mark (or a
+		// prefix of one); a whole mark in front keeps them.
+		out = append([]byte("\xEF\xBB\xBF"), out...)
+	}
+	if d := Equivalent(src, out); d != nil {
+		return src, fmt.Errorf("the layout would change %s's verdict for %s under %v; file left as it is", d.Agent, d.URL, d.Profile)
+	}
+	return out, nil
+}
+
+// attachComments records, for every line that is not a comment or blank,
+// the comment lines right above it (blank lines between them allowed).
+func (p *pass) attachComments() {
+	p.leading = make(map[int][]string)
+	var run []string
+	for i := range p.lines {
+		l := &p.lines[i]
+		switch l.Kind {
+		case syntax.CommentLine:
+			run = append(run, strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset]))
+		case syntax.BlankLine:
+		default:
+			if len(run) > 0 {
+				p.leading[i] = run
+				run = nil
+			}
+		}
+	}
+}
+
+// header returns the comment lines before line first that are not
+// attached to it: all of them when a blank line separates the last one
+// from first, else none (they are first's own).
+func (p *pass) header(first int) []string {
+	if first == len(p.lines) || first == 0 {
+		return nil
+	}
+	if p.lines[first-1].Kind == syntax.BlankLine {
+		h := p.leading[first]
+		delete(p.leading, first)
+		return h
+	}
+	return nil
+}
+
+// trailing returns the comment lines after the last line that is not a
+// comment or blank.
+func (p *pass) trailing() []string {
+	var out []string
+	for i := len(p.lines) - 1; i >= 0; i-- {
+		l := &p.lines[i]
+		if l.Kind == syntax.CommentLine {
+			out = append([]string{strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset])}, out...)
+		} else if l.Kind != syntax.BlankLine {
+			break
+		}
+	}
+	return out
+}
+
+// groupLines returns the lines of group gi in canonical order: User-agent
+// lines, Robot-version, rules sorted by FX30, the other members in the
+// order of §H, then the other lines that stood in the group's span (unknown
+// keys, invalid lines), in file order. Sitemap, Host and Clean-param are
+// left to the sections after the groups.
+func (p *pass) groupLines(gi int) []int {
+	g := &p.groups[gi]
+	end := len(p.lines)
+	if gi+1 < len(p.groups) {
+		end = p.groups[gi+1].first()
+	}
+	var agents, version, rules, others, rest []int
+	for i := g.first(); i < end; i++ {
+		l := &p.lines[i]
+		switch {
+		case l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine:
+		case l.is(dUserAgent):
+			agents = append(agents, i)
+		case l.is(dRobotVersion):
+			version = append(version, i)
+		case l.dir.rule():
+			rules = append(rules, i)
+		case l.dir.nonGroup():
+		case l.dir.member():
+			others = append(others, i)
+		default:
+			rest = append(rest, i)
+		}
+	}
+	sort.SliceStable(rules, func(a, b int) bool {
+		la, lb := &p.lines[rules[a]], &p.lines[rules[b]]
+		na, nb := len(pattern.AppendGoogle(nil, la.value)), len(pattern.AppendGoogle(nil, lb.value))
+		if na != nb {
+			return na > nb
+		}
+		return la.is(dAllow) && !lb.is(dAllow)
+	})
+	sort.SliceStable(others, func(a, b int) bool { return p.lines[others[a]].dir < p.lines[others[b]].dir })
+	return append(append(append(append(agents, version...), rules...), others...), rest...)
+}
+
+// groupOrder returns the order of the groups in the output (FX18): a group
+// goes after every group that names a token containing one of its tokens,
+// the "*" groups after the named ones, and a group without rules — which
+// can only be the last, since a User-agent line after it would join it —
+// stays last. Otherwise the file's order is kept.
+func (p *pass) groupOrder() []int {
+	rank := func(gi int) int {
+		g := &p.groups[gi]
+		switch {
+		case len(g.rules) == 0:
+			return 2
+		case g.global:
+			return 1
+		}
+		return 0
+	}
+	left := make([]int, len(p.groups))
+	for i := range left {
+		left[i] = i
+	}
+	sort.SliceStable(left, func(a, b int) bool { return rank(left[a]) < rank(left[b]) })
+	var out []int
+	for len(left) > 0 {
+		pick := 0
+	find:
+		for k, gi := range left {
+			for _, hj := range left {
+				if hj != gi && rank(hj) == rank(gi) && p.contains(hj, gi) {
+					continue find
+				}
+			}
+			pick = k
+			break
+		}
+		out = append(out, left[pick])
+		left = append(left[:pick], left[pick+1:]...)
+	}
+	return out
+}
+
+// contains reports whether a token of group h contains a different token
+// of group g: h must come first.
+func (p *pass) contains(h, g int) bool {
+	for _, i := range p.groups[h].agents {
+		hk := p.lines[i].agent
+		for _, j := range p.groups[g].agents {
+			gk := p.lines[j].agent
+			if gk != "" && gk != "*" && hk != gk && strings.Contains(hk, gk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// canonical returns line l in canonical form: "Key: value # comment" for
+// a directive whose key is exact; the trimmed text otherwise.
+func (p *pass) canonical(l *line) string {
+	text := strings.TrimRight(p.src[l.Span.Start.Offset:l.Span.End.Offset], " \t")
+	if l.Kind != syntax.DirectiveLine || l.match != keyExact || l.Flags&(syntax.MissingColon|syntax.TooLong|syntax.NUL) != 0 {
+		return strings.TrimLeft(text, " \t")
+	}
+	s := directiveNames[l.dir] + ": " + l.value
+	if l.Comment.IsValid() {
+		s += " " + strings.TrimRight(p.src[l.Comment.Start.Offset:l.Comment.End.Offset], " \t")
+	}
+	return strings.TrimRight(s, " ")
+}
