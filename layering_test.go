@@ -17,12 +17,13 @@ var allowedImports = map[string][]string{
 	"internal/txtar":           {}, // test support
 	"syntax":                   {"internal/octets"},
 	"":                         {"syntax", "internal/pattern", "internal/octets"},
-	"agents":                   {},                                                              // beside the root package (L2): data only
-	"fetch":                    {"", "syntax", "agents"},                                        // L3: over HTTP, with the root package's rules
-	"lint":                     {"", "syntax", "agents", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
-	"internal/wire":            {"", "syntax", "agents", "fetch", "lint"},                       // L4: JSON shapes of the CLI and the API
+	"agents":                   {},                                                                                  // beside the root package (L2): data only
+	"fetch":                    {"", "syntax", "agents"},                                                            // L3: over HTTP, with the root package's rules
+	"lint":                     {"", "syntax", "agents", "internal/pattern", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
+	"internal/wire":            {"", "syntax", "agents", "fetch", "lint"},                                           // L4: JSON shapes of the CLI and the API
 	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire"},
 	"internal/tools/confcheck": {},
+	"internal/tools/lintstats": {"", "syntax", "lint"},
 }
 
 // forbiddenDeps lists packages, standard ones included, that a package must
