@@ -367,10 +367,14 @@ func (p *pass) extGroupEnd(g *group) *line {
 func extRunes(s string) int { return utf8.RuneCountInString(s) }
 
 // extMoveAfter returns the edits that move line l to just after line
-// target: l is deleted and its text inserted with l's own line terminator,
-// so a CRLF file stays CRLF even when target is a last line without one.
+// target: l is deleted and its text inserted with l's own line terminator
+// (target's when l has none), so a CRLF file stays CRLF even when one of
+// the two is a last line without a terminator.
 func (p *pass) extMoveAfter(l, target *line) []Edit {
 	nl := p.eol(l)
+	if l.EOL == 0 {
+		nl = p.eol(target)
+	}
 	end := target.Span.End.Offset + target.EOL
 	ins := Edit{Start: end, End: end, New: p.extText(l) + nl}
 	if target.EOL == 0 {
