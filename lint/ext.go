@@ -19,6 +19,7 @@ var extChecks = []*Check{
 
 // --- Sitemap (RB601–RB608) ---
 
+// rb601 is checker-rules RB601 (sitemap-not-absolute).
 var rb601 = &Check{
 	Code: "RB601", Name: "sitemap-not-absolute", Title: "Sitemap URL not absolute",
 	Severity: Error, Affects: []Family{GOOG, BING, YNDX, CC},
@@ -44,6 +45,7 @@ var rb601 = &Check{
 	},
 }
 
+// rb602 is checker-rules RB602 (sitemap-scheme).
 var rb602 = &Check{
 	Code: "RB602", Name: "sitemap-scheme", Title: "Sitemap scheme not http/https",
 	Severity: Warning, Affects: []Family{ALL},
@@ -67,6 +69,7 @@ var rb602 = &Check{
 	},
 }
 
+// rb603 is checker-rules RB603 (sitemap-directory).
 var rb603 = &Check{
 	Code: "RB603", Name: "sitemap-directory", Title: `Sitemap URL ends with "/"`,
 	Severity: Warning, Affects: []Family{ALL},
@@ -85,6 +88,7 @@ var rb603 = &Check{
 	},
 }
 
+// rb604 is checker-rules RB604 (sitemap-extension).
 var rb604 = &Check{
 	Code: "RB604", Name: "sitemap-extension", Title: "Sitemap file extension",
 	Severity: Info, Thorough: true, Affects: []Family{ALL},
@@ -104,6 +108,7 @@ var rb604 = &Check{
 	},
 }
 
+// rb605 is checker-rules RB605 (sitemap-in-group).
 var rb605 = &Check{
 	Code: "RB605", Name: "sitemap-in-group", Title: "Sitemap inside a group",
 	Severity: Info, Affects: []Family{FM},
@@ -136,6 +141,7 @@ var rb605 = &Check{
 	},
 }
 
+// rb606 is checker-rules RB606 (duplicate-sitemap).
 var rb606 = &Check{
 	Code: "RB606", Name: "duplicate-sitemap", Title: "duplicate Sitemap",
 	Severity: Info,
@@ -160,6 +166,7 @@ var rb606 = &Check{
 	},
 }
 
+// rb607 is checker-rules RB607 (sitemap-other-origin).
 var rb607 = &Check{
 	Code: "RB607", Name: "sitemap-other-origin", Title: "Sitemap on another origin",
 	Severity: Info, Thorough: true, Affects: []Family{ALL},
@@ -193,6 +200,7 @@ var rb607 = &Check{
 	},
 }
 
+// rb608 is checker-rules RB608 (sitemap-malformed).
 var rb608 = &Check{
 	Code: "RB608", Name: "sitemap-malformed", Title: "malformed Sitemap URL",
 	Severity: Warning, Affects: []Family{ALL},
@@ -225,6 +233,7 @@ var rb608 = &Check{
 
 // --- Host (RB620–RB624) ---
 
+// rb620 is checker-rules RB620 (host-directive).
 var rb620 = &Check{
 	Code: "RB620", Name: "host-directive", Title: "Host directive",
 	Severity: Info, Affects: []Family{YNDX},
@@ -244,6 +253,7 @@ var rb620 = &Check{
 	},
 }
 
+// rb621 is checker-rules RB621 (several-hosts).
 var rb621 = &Check{
 	Code: "RB621", Name: "several-hosts", Title: "several Host directives",
 	Severity: Warning, Affects: []Family{YNDX},
@@ -267,6 +277,7 @@ var rb621 = &Check{
 	},
 }
 
+// rb622 is checker-rules RB622 (host-scheme).
 var rb622 = &Check{
 	Code: "RB622", Name: "host-scheme", Title: "Host with a scheme",
 	Severity: Warning, Affects: []Family{YNDX},
@@ -295,6 +306,7 @@ var rb622 = &Check{
 	},
 }
 
+// rb623 is checker-rules RB623 (host-invalid).
 var rb623 = &Check{
 	Code: "RB623", Name: "host-invalid", Title: "invalid Host value",
 	Severity: Error, Affects: []Family{YNDX},
@@ -321,6 +333,7 @@ var rb623 = &Check{
 	},
 }
 
+// rb624 is checker-rules RB624 (host-outside-yandex).
 var rb624 = &Check{
 	Code: "RB624", Name: "host-outside-yandex", Title: "Host outside a Yandex group",
 	Severity: Info, Thorough: true, Affects: []Family{YNDX},
@@ -341,6 +354,7 @@ var rb624 = &Check{
 
 // --- Clean-param (RB630–RB634) ---
 
+// rb630 is checker-rules RB630 (clean-param-outside-yandex).
 var rb630 = &Check{
 	Code: "RB630", Name: "clean-param-outside-yandex", Title: "Clean-param outside a Yandex group",
 	Severity: Info, Affects: []Family{YNDX},
@@ -375,6 +389,7 @@ var rb630 = &Check{
 	},
 }
 
+// rb631 is checker-rules RB631 (clean-param-malformed).
 var rb631 = &Check{
 	Code: "RB631", Name: "clean-param-malformed", Title: "malformed Clean-param",
 	Severity: Error, Affects: []Family{YNDX},
@@ -402,6 +417,7 @@ var rb631 = &Check{
 	},
 }
 
+// rb632 is checker-rules RB632 (clean-param-spaces).
 var rb632 = &Check{
 	Code: "RB632", Name: "clean-param-spaces", Title: "parameters separated by spaces",
 	Severity: Warning, Affects: []Family{YNDX},
@@ -428,6 +444,7 @@ var rb632 = &Check{
 	},
 }
 
+// rb633 is checker-rules RB633 (clean-param-too-long).
 var rb633 = &Check{
 	Code: "RB633", Name: "clean-param-too-long", Title: "Clean-param longer than 500 characters",
 	Severity: Error, Affects: []Family{YNDX},
@@ -445,6 +462,7 @@ var rb633 = &Check{
 	},
 }
 
+// rb634 is checker-rules RB634 (clean-param-path-chars).
 var rb634 = &Check{
 	Code: "RB634", Name: "clean-param-path-chars", Title: "Clean-param path prefix with unsupported characters",
 	Severity: Warning, Affects: []Family{YNDX},
@@ -470,6 +488,7 @@ var rb634 = &Check{
 
 // --- Crawl-delay (RB640–RB646) ---
 
+// rb640 is checker-rules RB640 (crawl-delay-not-number).
 var rb640 = &Check{
 	Code: "RB640", Name: "crawl-delay-not-number", Title: "Crawl-delay is not a number",
 	Severity: Error, Affects: []Family{GOT, BING, YNDX, CC},
@@ -497,6 +516,7 @@ func (p *pass) extDelay(fn func(l *line, v float64)) {
 	})
 }
 
+// rb641 is checker-rules RB641 (crawl-delay-not-positive).
 var rb641 = &Check{
 	Code: "RB641", Name: "crawl-delay-not-positive", Title: "Crawl-delay not positive",
 	Severity: Warning, Affects: []Family{BING, YNDX, CC},
@@ -514,6 +534,7 @@ var rb641 = &Check{
 	},
 }
 
+// rb642 is checker-rules RB642 (crawl-delay-fraction).
 var rb642 = &Check{
 	Code: "RB642", Name: "crawl-delay-fraction", Title: "fractional Crawl-delay",
 	Severity: Info, Affects: []Family{FM, BING},
@@ -533,6 +554,7 @@ var rb642 = &Check{
 	},
 }
 
+// rb643 is checker-rules RB643 (crawl-delay-above-30).
 var rb643 = &Check{
 	Code: "RB643", Name: "crawl-delay-above-30", Title: "Crawl-delay above 30",
 	Severity: Warning, Affects: []Family{BING},
@@ -551,6 +573,7 @@ var rb643 = &Check{
 	},
 }
 
+// rb644 is checker-rules RB644 (crawl-delay-above-300).
 var rb644 = &Check{
 	Code: "RB644", Name: "crawl-delay-above-300", Title: "Crawl-delay above 300",
 	Severity: Error, Affects: []Family{CC},
@@ -569,6 +592,7 @@ var rb644 = &Check{
 	},
 }
 
+// rb645 is checker-rules RB645 (crawl-delay-google).
 var rb645 = &Check{
 	Code: "RB645", Name: "crawl-delay-google", Title: "Crawl-delay for Google only",
 	Severity: Info, Affects: []Family{GOOG},
@@ -617,6 +641,7 @@ func (p *pass) extRepeated(d directive, format, note string) {
 	}
 }
 
+// rb646 is checker-rules RB646 (several-crawl-delays).
 var rb646 = &Check{
 	Code: "RB646", Name: "several-crawl-delays", Title: "several Crawl-delay lines in one group",
 	Severity: Warning, Affects: []Family{BING, YNDX, CC, GOT, FM},
@@ -632,6 +657,7 @@ var rb646 = &Check{
 
 // --- Extended standard 2.0 (RB650–RB662) ---
 
+// rb650 is checker-rules RB650 (request-rate-malformed).
 var rb650 = &Check{
 	Code: "RB650", Name: "request-rate-malformed", Title: "malformed Request-rate",
 	Severity: Error, Affects: []Family{EXT},
@@ -650,6 +676,7 @@ var rb650 = &Check{
 	},
 }
 
+// rb651 is checker-rules RB651 (extended-directive).
 var rb651 = &Check{
 	Code: "RB651", Name: "extended-directive", Title: "extended-standard directive",
 	Severity: Info, Affects: []Family{EXT},
@@ -671,6 +698,7 @@ var rb651 = &Check{
 	},
 }
 
+// rb655 is checker-rules RB655 (visit-time-malformed).
 var rb655 = &Check{
 	Code: "RB655", Name: "visit-time-malformed", Title: "malformed Visit-time",
 	Severity: Error, Affects: []Family{EXT},
@@ -689,6 +717,7 @@ var rb655 = &Check{
 	},
 }
 
+// rb656 is checker-rules RB656 (visit-time-spaces).
 var rb656 = &Check{
 	Code: "RB656", Name: "visit-time-spaces", Title: "spaces in Visit-time",
 	Severity: Warning, Affects: []Family{EXT},
@@ -713,6 +742,7 @@ var rb656 = &Check{
 	},
 }
 
+// rb657 is checker-rules RB657 (several-visit-times).
 var rb657 = &Check{
 	Code: "RB657", Name: "several-visit-times", Title: "several Visit-time lines in one group",
 	Severity: Warning, Affects: []Family{EXT},
@@ -725,6 +755,7 @@ var rb657 = &Check{
 	},
 }
 
+// rb660 is checker-rules RB660 (robot-version-value).
 var rb660 = &Check{
 	Code: "RB660", Name: "robot-version-value", Title: "Robot-version value",
 	Severity: Warning, Affects: []Family{EXT},
@@ -742,6 +773,7 @@ var rb660 = &Check{
 	},
 }
 
+// rb661 is checker-rules RB661 (robot-version-position).
 var rb661 = &Check{
 	Code: "RB661", Name: "robot-version-position", Title: "Robot-version not right after the User-agent lines",
 	Severity: Info, Affects: []Family{EXT},
@@ -785,6 +817,7 @@ func (p *pass) extAfterAgents(i, ua int) bool {
 	return true
 }
 
+// rb662 is checker-rules RB662 (several-robot-versions).
 var rb662 = &Check{
 	Code: "RB662", Name: "several-robot-versions", Title: "several Robot-version lines in one group",
 	Severity: Warning, Affects: []Family{EXT},
@@ -800,6 +833,7 @@ var rb662 = &Check{
 
 // --- Indexing directives and unused fields (RB670–RB672) ---
 
+// rb670 is checker-rules RB670 (noindex-in-robots).
 var rb670 = &Check{
 	Code: "RB670", Name: "noindex-in-robots", Title: "Noindex / Nofollow / Noarchive in robots.txt",
 	Severity: Warning, Affects: []Family{GOOG},
@@ -826,6 +860,7 @@ var rb670 = &Check{
 	},
 }
 
+// rb671 is checker-rules RB671 (unused-field).
 var rb671 = &Check{
 	Code: "RB671", Name: "unused-field", Title: "recognised field nobody major uses",
 	Severity: Info, Affects: []Family{GOOG},
@@ -844,6 +879,7 @@ var rb671 = &Check{
 	},
 }
 
+// rb672 is checker-rules RB672 (content-signal-malformed).
 var rb672 = &Check{
 	Code: "RB672", Name: "content-signal-malformed", Title: "malformed Content-Signal",
 	Severity: Warning,
