@@ -135,7 +135,7 @@ var catalogue = []struct {
 	{"RB662", "warning", "several Robot-version lines in one group", false, "EXT", ""},
 	{"RB670", "warning", "Noindex / Nofollow / Noarchive in robots.txt", false, "GOOG", "FX37"},
 	{"RB671", "info", "recognised field nobody major uses", false, "GOOG", ""},
-	{"RB672", "warning", "malformed Content-Signal", false, "", "\u2014"},
+	{"RB672", "warning", "malformed Content-Signal", false, "", ""},
 	{"RB701", "warning", "result depends on rule order (first match vs longest match)", false, "FM", "FX30"},
 	{"RB702", "info", "exception needs Allow", true, "S94", ""},
 	{"RB703", "warning", "group order matters for substring user-agent matching", false, "FM GOT", "FX18"},

@@ -97,7 +97,10 @@ func TestExamples(t *testing.T) {
 			t.Errorf("%s has no examples", c.Code)
 			continue
 		}
-		cfg := &Config{Thorough: c.Thorough}
+		// The examples are read as served from example.com, so that the
+		// checks that compare with the robots.txt URL (RB607) can show
+		// what they report.
+		cfg := &Config{Thorough: c.Thorough, URL: "https://example.com/robots.txt"}
 		if !reports(c, []byte(c.Before), cfg) {
 			t.Errorf("%s does not report its Before example:\n%s", c.Code, c.Before)
 		}

@@ -1,44 +1,903 @@
 package lint
 
+import (
+	"net/url"
+	"strings"
+
+	"github.com/robotskit/robots/syntax"
+)
+
 // Checks of non-group and extended directives (checker-rules §F, RB6xx).
-var extChecks = []*Check{}
+var extChecks = []*Check{
+	rb601, rb602, rb603, rb604, rb605, rb606, rb607, rb608,
+	rb620, rb621, rb622, rb623, rb624,
+	rb630, rb631, rb632, rb633, rb634,
+	rb640, rb641, rb642, rb643, rb644, rb645, rb646,
+	rb650, rb651, rb655, rb656, rb657, rb660, rb661, rb662,
+	rb670, rb671, rb672,
+}
+
+// --- Sitemap (RB601–RB608) ---
+
+// rb601 is checker-rules RB601 (sitemap-not-absolute).
+var rb601 = &Check{
+	Code: "RB601", Name: "sitemap-not-absolute", Title: "Sitemap URL not absolute",
+	Severity: Error, Affects: []Family{GOOG, BING, YNDX, CC},
+	Doc: "A Sitemap line names a relative URL or one without a scheme. Google, Bing and " +
+		"the sitemaps.org protocol only accept full URLs, Yandex reports the line as an " +
+		"invalid sitemap URL and crawler-commons drops it, so the sitemap is never found. " +
+		"Write the whole URL with scheme and host; when the robots.txt URL is known, the " +
+		"intent fix resolves the value against it.",
+	Before: "User-agent: *\nDisallow: /private\n\nSitemap: /sitemap.xml\n",
+	After:  "User-agent: *\nDisallow: /private\n\nSitemap: https://example.com/sitemap.xml\n",
+	Fix:    "FX31",
+	run: func(p *pass) {
+		p.extEach(dSitemap, func(l *line) {
+			if extSchemeLen(l.value) > 0 {
+				return
+			}
+			d := p.reportValue(l, "Sitemap must be an absolute URL (\"https://host/…\"), not %q", l.value)
+			if abs, ok := extResolveSitemap(p.cfg.URL, l.value); ok && l.Value.IsValid() {
+				d.suggest("FX31", Intent, "resolve the Sitemap URL against the robots.txt URL",
+					Edit{Start: l.Value.Start.Offset, End: l.Value.End.Offset, New: abs})
+			}
+		})
+	},
+}
+
+// rb602 is checker-rules RB602 (sitemap-scheme).
+var rb602 = &Check{
+	Code: "RB602", Name: "sitemap-scheme", Title: "Sitemap scheme not http/https",
+	Severity: Warning, Affects: []Family{ALL},
+	Doc: "The Sitemap URL uses a scheme other than http or https, such as ftp: or file:. " +
+		"Search engines fetch sitemaps over HTTP(S) only, so such a sitemap is not read " +
+		"(a file: URL points at the author's own disk). Publish the sitemap on the web " +
+		"server and list its https URL.",
+	Before: "User-agent: *\nDisallow:\n\nSitemap: ftp://example.com/sitemap.xml\n",
+	After:  "User-agent: *\nDisallow:\n\nSitemap: https://example.com/sitemap.xml\n",
+	run: func(p *pass) {
+		p.extEach(dSitemap, func(l *line) {
+			n := extSchemeLen(l.value)
+			if n == 0 {
+				return
+			}
+			scheme := strings.ToLower(l.value[:n-3])
+			if scheme != "http" && scheme != "https" {
+				p.reportValue(l, "Sitemap URL uses %s:", scheme)
+			}
+		})
+	},
+}
+
+// rb603 is checker-rules RB603 (sitemap-directory).
+var rb603 = &Check{
+	Code: "RB603", Name: "sitemap-directory", Title: `Sitemap URL ends with "/"`,
+	Severity: Warning, Affects: []Family{ALL},
+	Doc: "The Sitemap URL's path ends with a slash, so it names a directory or a home " +
+		"page rather than a sitemap document. Sitemap consumers fetch it and find HTML or " +
+		"nothing they can use. List the URL of the sitemap file itself, such as " +
+		"/sitemap.xml.",
+	Before: "User-agent: *\nDisallow:\n\nSitemap: https://example.com/sitemaps/\n",
+	After:  "User-agent: *\nDisallow:\n\nSitemap: https://example.com/sitemaps/index.xml\n",
+	run: func(p *pass) {
+		p.extEach(dSitemap, func(l *line) {
+			if strings.HasSuffix(extURLPath(l.value), "/") {
+				p.reportValue(l, "Sitemap URL ends with \"/\": it names a directory, not a sitemap file")
+			}
+		})
+	},
+}
+
+// rb604 is checker-rules RB604 (sitemap-extension).
+var rb604 = &Check{
+	Code: "RB604", Name: "sitemap-extension", Title: "Sitemap file extension",
+	Severity: Info, Thorough: true, Affects: []Family{ALL},
+	Doc: "The Sitemap URL's path does not end in .xml or .xml.gz. Moderatobot recommends " +
+		"those extensions, but the sitemaps.org protocol also allows plain-text, RSS and " +
+		"Atom sitemaps, so this is only a hint for thorough checks. Make sure the URL " +
+		"really serves a sitemap.",
+	Before: "User-agent: *\nDisallow:\n\nSitemap: https://example.com/sitemap.php\n",
+	After:  "User-agent: *\nDisallow:\n\nSitemap: https://example.com/sitemap.xml\n",
+	run: func(p *pass) {
+		p.extEach(dSitemap, func(l *line) {
+			path := strings.ToLower(extURLPath(l.value))
+			if !strings.HasSuffix(path, ".xml") && !strings.HasSuffix(path, ".xml.gz") {
+				p.reportValue(l, "Sitemap %q is not .xml or .xml.gz", l.value)
+			}
+		})
+	},
+}
+
+// rb605 is checker-rules RB605 (sitemap-in-group).
+var rb605 = &Check{
+	Code: "RB605", Name: "sitemap-in-group", Title: "Sitemap inside a group",
+	Severity: Info, Affects: []Family{FM},
+	Doc: "A Sitemap line stands between a group's User-agent line and later rules of the " +
+		"same group. Sitemap belongs to no group and applies wherever it is (RFC 9309 " +
+		"section 2.3.5 says it must not end a group), but older and home-grown parsers end " +
+		"the group there and lose the rules below it. Put Sitemap lines outside the groups; " +
+		"the fix moves them to the end of the file.",
+	Before: "User-agent: *\nSitemap: https://example.com/sitemap.xml\nDisallow: /private\n",
+	After:  "User-agent: *\nDisallow: /private\n\nSitemap: https://example.com/sitemap.xml\n",
+	Fix:    "FX31",
+	run: func(p *pass) {
+		if len(p.lines) == 0 {
+			return
+		}
+		last := &p.lines[len(p.lines)-1]
+		for i := range p.lines {
+			l := &p.lines[i]
+			if l.dir != dSitemap || l.group < 0 {
+				continue
+			}
+			g := &p.groups[l.group]
+			if n := len(g.rules); n == 0 || g.rules[n-1] < i || g.first() > i {
+				continue
+			}
+			p.reportAt(l, extLineStart(l), "Sitemap is not part of any group; place it outside the groups").
+				suggest("FX31", Preserving, "move the Sitemap line to the end of the file",
+					p.extMoveAfter(l, last)...)
+		}
+	},
+}
+
+// rb606 is checker-rules RB606 (duplicate-sitemap).
+var rb606 = &Check{
+	Code: "RB606", Name: "duplicate-sitemap", Title: "duplicate Sitemap",
+	Severity: Info,
+	Doc: "The same sitemap URL is listed more than once. Robots fetch it once anyway, so " +
+		"the repetition only adds noise and hides which list is current. Keep one line per " +
+		"sitemap; the fix removes the later copies.",
+	Before: "Sitemap: https://example.com/sitemap.xml\nSitemap: https://example.com/sitemap.xml\n",
+	After:  "Sitemap: https://example.com/sitemap.xml\n",
+	Fix:    "FX31",
+	run: func(p *pass) {
+		seen := map[string]int{}
+		p.extEach(dSitemap, func(l *line) {
+			first, dup := seen[l.value]
+			if !dup {
+				seen[l.value] = l.num
+				return
+			}
+			p.reportAt(l, extLineStart(l), "Sitemap already listed at line %d", first).
+				related(first, "first listed here").
+				suggest("FX31", Preserving, "remove the duplicate Sitemap line", p.deleteLine(l))
+		})
+	},
+}
+
+// rb607 is checker-rules RB607 (sitemap-other-origin).
+var rb607 = &Check{
+	Code: "RB607", Name: "sitemap-other-origin", Title: "Sitemap on another origin",
+	Severity: Info, Thorough: true, Affects: []Family{ALL},
+	Doc: "The sitemap lives on a different scheme or host than the robots.txt. That is " +
+		"allowed — listing it in robots.txt is how sitemaps.org lets a site submit sitemaps " +
+		"hosted elsewhere, and Google accepts it — but an http sitemap on an https site is " +
+		"usually a stale entry. Check that the URL is the current one.",
+	Before: "User-agent: *\nDisallow:\n\nSitemap: http://example.com/sitemap.xml\n",
+	After:  "User-agent: *\nDisallow:\n\nSitemap: https://example.com/sitemap.xml\n",
+	run: func(p *pass) {
+		base, err := url.Parse(p.cfg.URL)
+		if p.cfg.URL == "" || err != nil {
+			return
+		}
+		origin, ok := extOrigin(base)
+		if !ok {
+			return
+		}
+		p.extEach(dSitemap, func(l *line) {
+			if extSchemeLen(l.value) == 0 {
+				return
+			}
+			u, err := url.Parse(l.value)
+			if err != nil {
+				return
+			}
+			if o, ok := extOrigin(u); ok && o != origin {
+				p.reportValue(l, "Sitemap is on %s", o)
+			}
+		})
+	},
+}
+
+// rb608 is checker-rules RB608 (sitemap-malformed).
+var rb608 = &Check{
+	Code: "RB608", Name: "sitemap-malformed", Title: "malformed Sitemap URL",
+	Severity: Warning, Affects: []Family{ALL},
+	Doc: "The Sitemap value has a scheme and host but is not a valid URL: it holds raw " +
+		"spaces or non-ASCII characters, or does not parse under RFC 3986. Sitemap " +
+		"consumers reject or mangle such URLs. Percent-encode the offending characters " +
+		"(a space is %20).",
+	Before: "User-agent: *\nDisallow:\n\nSitemap: https://example.com/my sitemap.xml\n",
+	After:  "User-agent: *\nDisallow:\n\nSitemap: https://example.com/my%20sitemap.xml\n",
+	run: func(p *pass) {
+		p.extEach(dSitemap, func(l *line) {
+			v := l.value
+			if extSchemeLen(v) == 0 || extSeveralURLs(v) {
+				return
+			}
+			bad := strings.ContainsAny(v, " \t")
+			for i := 0; i < len(v) && !bad; i++ {
+				bad = v[i] >= 0x80 || v[i] < 0x20 || v[i] == 0x7F
+			}
+			if !bad {
+				_, err := url.Parse(v)
+				bad = err != nil
+			}
+			if bad {
+				p.reportValue(l, "Sitemap URL %q is not a valid URL", v)
+			}
+		})
+	},
+}
+
+// --- Host (RB620–RB624) ---
+
+// rb620 is checker-rules RB620 (host-directive).
+var rb620 = &Check{
+	Code: "RB620", Name: "host-directive", Title: "Host directive",
+	Severity: Info, Affects: []Family{YNDX},
+	Doc: "Host told Yandex which mirror of a site is the main one; Yandex stopped reading " +
+		"it in March 2018 and asks for a 301 redirect to the main mirror instead. Google, " +
+		"Bing and RFC 9309 robots never used it. Yandex documented \"https://host\" as the " +
+		"way to name an HTTPS mirror, so that form is not an error. Replace Host with a " +
+		"redirect and remove the line.",
+	Before: "User-agent: *\nDisallow:\n\nHost: example.com\n",
+	After:  "User-agent: *\nDisallow:\n",
+	run: func(p *pass) {
+		for i := range p.lines {
+			if l := &p.lines[i]; l.dir == dHost {
+				p.report(l, "Host is only for Yandex, which stopped using it in 2018; use a 301 redirect to the main mirror")
+			}
+		}
+	},
+}
+
+// rb621 is checker-rules RB621 (several-hosts).
+var rb621 = &Check{
+	Code: "RB621", Name: "several-hosts", Title: "several Host directives",
+	Severity: Warning, Affects: []Family{YNDX},
+	Doc: "The file has more than one Host line. Yandex used only the first one, so the " +
+		"others never had any effect and may contradict it. Keep a single Host line (or " +
+		"none: Yandex no longer reads it); the fix removes the later ones.",
+	Before: "User-agent: *\nDisallow:\n\nHost: example.com\nHost: www.example.com\n",
+	After:  "User-agent: *\nDisallow:\n\nHost: example.com\n",
+	Fix:    "FX32",
+	run: func(p *pass) {
+		first := 0
+		p.extEach(dHost, func(l *line) {
+			if first == 0 {
+				first = l.num
+				return
+			}
+			p.reportAt(l, extLineStart(l), "Only the first Host (line %d) is used", first).
+				related(first, "the Host Yandex used").
+				suggest("FX32", Preserving, "remove the extra Host line", p.deleteLine(l))
+		})
+	},
+}
+
+// rb622 is checker-rules RB622 (host-scheme).
+var rb622 = &Check{
+	Code: "RB622", Name: "host-scheme", Title: "Host with a scheme",
+	Severity: Warning, Affects: []Family{YNDX},
+	Doc: "The Host value starts with a scheme such as http://. Yandex expected a bare host " +
+		"name (with https:// allowed to mark an HTTPS mirror) and ignored other forms; " +
+		"Moderatobot advises against a protocol too. Write the host name alone; the fix " +
+		"strips a leading http://.",
+	Before: "Host: http://example.com\n",
+	After:  "Host: example.com\n",
+	Fix:    "FX32",
+	run: func(p *pass) {
+		p.extEach(dHost, func(l *line) {
+			if strings.Index(l.value, "://") <= 0 {
+				return
+			}
+			lv := strings.ToLower(l.value)
+			if strings.HasPrefix(lv, "https://") {
+				return
+			}
+			d := p.reportValue(l, "Host should be a bare host name (optionally https://), not %q", l.value)
+			if strings.HasPrefix(lv, "http://") && len(l.value) > len("http://") && l.Value.IsValid() {
+				d.suggest("FX32", Preserving, `strip "http://"`,
+					Edit{Start: l.Value.Start.Offset, End: l.Value.Start.Offset + len("http://")})
+			}
+		})
+	},
+}
+
+// rb623 is checker-rules RB623 (host-invalid).
+var rb623 = &Check{
+	Code: "RB623", Name: "host-invalid", Title: "invalid Host value",
+	Severity: Error, Affects: []Family{YNDX},
+	Doc: "The Host value, once a leading http:// or https:// is removed, is not a host " +
+		"name with an optional port: it has a path, a query, spaces, underscores, an IP " +
+		"address or malformed labels. Yandex ignored such a Host. Write just the domain " +
+		"(in Punycode for internationalised names), e.g. \"www.example.com\".",
+	Before: "Host: example.com/index.html\n",
+	After:  "Host: example.com\n",
+	run: func(p *pass) {
+		p.extEach(dHost, func(l *line) {
+			h := l.value
+			lh := strings.ToLower(h)
+			for _, s := range []string{"http://", "https://"} {
+				if strings.HasPrefix(lh, s) {
+					h = h[len(s):]
+					break
+				}
+			}
+			if !extHostValid(h) {
+				p.reportValue(l, "Host %q is not a valid host name", l.value)
+			}
+		})
+	},
+}
+
+// rb624 is checker-rules RB624 (host-outside-yandex).
+var rb624 = &Check{
+	Code: "RB624", Name: "host-outside-yandex", Title: "Host outside a Yandex group",
+	Severity: Info, Thorough: true, Affects: []Family{YNDX},
+	Doc: "A Host line stands outside any group for Yandex. Only Yandex ever read Host, " +
+		"and Moderatobot moves it into a \"User-agent: Yandex\" group so that other robots " +
+		"do not see a directive they do not know. Put it after the Yandex group's rules, " +
+		"or remove it since Yandex no longer uses it.",
+	Before: "User-agent: *\nDisallow:\n\nHost: example.com\n",
+	After:  "User-agent: *\nDisallow:\n\nUser-agent: Yandex\nDisallow:\nHost: example.com\n",
+	run: func(p *pass) {
+		for i := range p.lines {
+			if l := &p.lines[i]; l.dir == dHost && !p.extYandexGroup(l.group) {
+				p.report(l, "Host is read only by Yandex; Moderatobot would move it to a \"User-agent: Yandex\" group")
+			}
+		}
+	},
+}
+
+// --- Clean-param (RB630–RB634) ---
+
+// rb630 is checker-rules RB630 (clean-param-outside-yandex).
+var rb630 = &Check{
+	Code: "RB630", Name: "clean-param-outside-yandex", Title: "Clean-param outside a Yandex group",
+	Severity: Info, Affects: []Family{YNDX},
+	Doc: "Clean-param tells Yandex which URL parameters do not change a page, and only " +
+		"Yandex reads it (Google lists it as a tag it ignores). Yandex reads it wherever it " +
+		"stands, but keeping it in a Yandex group keeps non-standard lines away from other " +
+		"robots. When the file has a Yandex group, the fix moves the line there; it never " +
+		"creates one.",
+	Before: "User-agent: *\nDisallow:\nClean-param: ref\n\nUser-agent: Yandex\nDisallow:\n",
+	After:  "User-agent: *\nDisallow:\n\nUser-agent: Yandex\nDisallow:\nClean-param: ref\n",
+	Fix:    "FX33",
+	run: func(p *pass) {
+		target := -1
+		for gi := range p.groups {
+			if p.extYandexGroup(gi) {
+				target = gi
+				break
+			}
+		}
+		for i := range p.lines {
+			l := &p.lines[i]
+			if l.dir != dCleanParam || p.extYandexGroup(l.group) {
+				continue
+			}
+			d := p.report(l, "Clean-param is understood only by Yandex")
+			if target >= 0 {
+				end := p.extGroupEnd(&p.groups[target])
+				d.suggest("FX33", Preserving, "move Clean-param into the Yandex group",
+					p.extMoveAfter(l, end)...)
+			}
+		}
+	},
+}
+
+// rb631 is checker-rules RB631 (clean-param-malformed).
+var rb631 = &Check{
+	Code: "RB631", Name: "clean-param-malformed", Title: "malformed Clean-param",
+	Severity: Error, Affects: []Family{YNDX},
+	Doc: "The Clean-param value is not \"param1&param2 /path-prefix\": it has more than " +
+		"two fields, an empty parameter, a parameter with characters other than letters, " +
+		"digits and _ . ~ -, or a second field that is not a path. Yandex reports an " +
+		"invalid Clean-param and ignores the line. Join the parameter names with \"&\" and " +
+		"give the path prefix, if any, as the second field.",
+	Before: "Clean-param: utm_source=google /news/\n",
+	After:  "Clean-param: utm_source /news/\n",
+	run: func(p *pass) {
+		p.extEach(dCleanParam, func(l *line) {
+			f := strings.Fields(l.value)
+			if len(f) == 0 {
+				return // only Unicode spaces: RB212's business
+			}
+			bad := len(f) > 2 || !extParamList(f[0])
+			if len(f) == 2 && !bad && f[1][0] != '/' && f[1][0] != '*' && !extParamName(f[1]) {
+				bad = true
+			}
+			if bad {
+				p.reportValue(l, "Clean-param must be \"param1&param2 /path-prefix\"")
+			}
+		})
+	},
+}
+
+// rb632 is checker-rules RB632 (clean-param-spaces).
+var rb632 = &Check{
+	Code: "RB632", Name: "clean-param-spaces", Title: "parameters separated by spaces",
+	Severity: Warning, Affects: []Family{YNDX},
+	Doc: "Clean-param has two fields and the second looks like another parameter name. " +
+		"Yandex reads the second field as the path prefix, which then matches no URL, so " +
+		"the first parameter is never cleaned either. Separate parameters with \"&\"; the " +
+		"intent fix joins the two fields.",
+	Before: "Clean-param: utm_source utm_medium\n",
+	After:  "Clean-param: utm_source&utm_medium\n",
+	Fix:    "FX33",
+	run: func(p *pass) {
+		p.extEach(dCleanParam, func(l *line) {
+			f := strings.Fields(l.value)
+			if len(f) != 2 || !extParamName(f[1]) {
+				return
+			}
+			joined := f[0] + "&" + f[1]
+			d := p.reportValue(l, "Separate parameters with \"&\": %q; the second field is the path prefix", joined)
+			if l.Value.IsValid() {
+				d.suggest("FX33", Intent, `join the parameters with "&"`,
+					Edit{Start: l.Value.Start.Offset, End: l.Value.End.Offset, New: joined})
+			}
+		})
+	},
+}
+
+// rb633 is checker-rules RB633 (clean-param-too-long).
+var rb633 = &Check{
+	Code: "RB633", Name: "clean-param-too-long", Title: "Clean-param longer than 500 characters",
+	Severity: Error, Affects: []Family{YNDX},
+	Doc: "The Clean-param value is longer than 500 characters, the limit Yandex documents " +
+		"(Moderatobot checks the same). Yandex ignores the whole line. Split the " +
+		"parameters over several Clean-param lines, grouped by path prefix.",
+	Before: "Clean-param: " + strings.Repeat("p", 501) + "\n",
+	After:  "Clean-param: " + strings.Repeat("p", 250) + "\nClean-param: " + strings.Repeat("q", 250) + "\n",
+	run: func(p *pass) {
+		p.extEach(dCleanParam, func(l *line) {
+			if extRunes(l.value) > 500 {
+				p.reportValue(l, "Clean-param rule exceeds 500 characters")
+			}
+		})
+	},
+}
+
+// rb634 is checker-rules RB634 (clean-param-path-chars).
+var rb634 = &Check{
+	Code: "RB634", Name: "clean-param-path-chars", Title: "Clean-param path prefix with unsupported characters",
+	Severity: Warning, Affects: []Family{YNDX},
+	Doc: "The path prefix of a Clean-param line contains characters Yandex does not " +
+		"accept there, such as ?, $ or %. Yandex allows only letters, digits and . - / * _ " +
+		"in that field. Shorten the prefix to the part before the first such character.",
+	Before: "Clean-param: ref /catalog?page\n",
+	After:  "Clean-param: ref /catalog\n",
+	run: func(p *pass) {
+		p.extEach(dCleanParam, func(l *line) {
+			f := strings.Fields(l.value)
+			if len(f) != 2 || f[1][0] != '/' && f[1][0] != '*' || extCleanPathOK(f[1]) {
+				return
+			}
+			off := l.Span.Start.Offset
+			if l.Value.IsValid() {
+				off = l.Value.Start.Offset + strings.LastIndex(l.value, f[1])
+			}
+			p.reportAt(l, off, "Clean-param path may only use A-Z a-z 0-9 . - / * _")
+		})
+	},
+}
+
+// --- Crawl-delay (RB640–RB646) ---
+
+// rb640 is checker-rules RB640 (crawl-delay-not-number).
+var rb640 = &Check{
+	Code: "RB640", Name: "crawl-delay-not-number", Title: "Crawl-delay is not a number",
+	Severity: Error, Affects: []Family{GOT, BING, YNDX, CC},
+	Doc: "The Crawl-delay value is not a decimal number (\"5s\", \"five\", \"1,5\"). Bing, " +
+		"Yandex, crawler-commons and first-match parsers skip the line, and " +
+		"temoto/robotstxt fails to parse the whole file, so its users crawl everything or " +
+		"nothing. Write the number of seconds only: \"Crawl-delay: 5\".",
+	Before: "User-agent: *\nDisallow:\nCrawl-delay: 5s\n",
+	After:  "User-agent: *\nDisallow:\nCrawl-delay: 5\n",
+	run: func(p *pass) {
+		p.extEach(dCrawlDelay, func(l *line) {
+			if _, ok := extNumber(l.value); !ok {
+				p.reportValue(l, "Crawl-delay %q is not a number", l.value)
+			}
+		})
+	},
+}
+
+// extDelay calls fn for each Crawl-delay line whose value is a number.
+func (p *pass) extDelay(fn func(l *line, v float64)) {
+	p.extEach(dCrawlDelay, func(l *line) {
+		if v, ok := extNumber(l.value); ok {
+			fn(l, v)
+		}
+	})
+}
+
+// rb641 is checker-rules RB641 (crawl-delay-not-positive).
+var rb641 = &Check{
+	Code: "RB641", Name: "crawl-delay-not-positive", Title: "Crawl-delay not positive",
+	Severity: Warning, Affects: []Family{BING, YNDX, CC},
+	Doc: "The Crawl-delay is zero or negative. Robots that honour Crawl-delay then do not " +
+		"slow down at all, which is rarely what the line was written for. Give a positive " +
+		"number of seconds, or remove the line.",
+	Before: "User-agent: *\nDisallow:\nCrawl-delay: 0\n",
+	After:  "User-agent: *\nDisallow:\nCrawl-delay: 1\n",
+	run: func(p *pass) {
+		p.extDelay(func(l *line, v float64) {
+			if v <= 0 {
+				p.reportValue(l, "Crawl-delay must be positive")
+			}
+		})
+	},
+}
+
+// rb642 is checker-rules RB642 (crawl-delay-fraction).
+var rb642 = &Check{
+	Code: "RB642", Name: "crawl-delay-fraction", Title: "fractional Crawl-delay",
+	Severity: Info, Affects: []Family{FM, BING},
+	Doc: "The Crawl-delay has a decimal point. Yandex documented fractions and " +
+		"crawler-commons and temoto/robotstxt accept them, but Bing documents whole " +
+		"seconds and older CPython ignores anything but digits; Moderatobot notes that most " +
+		"robots take only positive whole numbers. Use a whole number if those robots " +
+		"matter; there is no automatic fix, since rounding changes the rate.",
+	Before: "User-agent: *\nDisallow:\nCrawl-delay: 0.5\n",
+	After:  "User-agent: *\nDisallow:\nCrawl-delay: 1\n",
+	run: func(p *pass) {
+		p.extDelay(func(l *line, v float64) {
+			if v > 0 && strings.Contains(l.value, ".") {
+				p.reportValue(l, "Fractional Crawl-delay: only some robots accept it")
+			}
+		})
+	},
+}
+
+// rb643 is checker-rules RB643 (crawl-delay-above-30).
+var rb643 = &Check{
+	Code: "RB643", Name: "crawl-delay-above-30", Title: "Crawl-delay above 30",
+	Severity: Warning, Affects: []Family{BING},
+	Doc: "The Crawl-delay is more than 30 seconds. Bing documents a window of 1 to 30 " +
+		"seconds and Moderatobot notes that some robots limit the value to that range; " +
+		"robots that do honour a longer delay crawl the site very slowly. Use a value of " +
+		"30 or less unless that slowness is intended.",
+	Before: "User-agent: *\nDisallow:\nCrawl-delay: 60\n",
+	After:  "User-agent: *\nDisallow:\nCrawl-delay: 10\n",
+	run: func(p *pass) {
+		p.extDelay(func(l *line, v float64) {
+			if v > 30 && v <= 300 {
+				p.reportValue(l, "Crawl-delay %s s is above the 1–30 s range some robots accept", l.value)
+			}
+		})
+	},
+}
+
+// rb644 is checker-rules RB644 (crawl-delay-above-300).
+var rb644 = &Check{
+	Code: "RB644", Name: "crawl-delay-above-300", Title: "Crawl-delay above 300",
+	Severity: Error, Affects: []Family{CC},
+	Doc: "The Crawl-delay is more than 300 seconds. crawler-commons, used by Nutch and " +
+		"StormCrawler, treats a delay above its 300-second maximum as \"disallow " +
+		"everything\", and other robots that honour it crawl next to nothing. Use a much " +
+		"smaller value, or Disallow what should not be crawled.",
+	Before: "User-agent: *\nDisallow:\nCrawl-delay: 3600\n",
+	After:  "User-agent: *\nDisallow:\nCrawl-delay: 10\n",
+	run: func(p *pass) {
+		p.extDelay(func(l *line, v float64) {
+			if v > 300 {
+				p.reportValue(l, "Crawl-delay %s s: Nutch/StormCrawler-type crawlers will not crawl at all", l.value)
+			}
+		})
+	},
+}
+
+// rb645 is checker-rules RB645 (crawl-delay-google).
+var rb645 = &Check{
+	Code: "RB645", Name: "crawl-delay-google", Title: "Crawl-delay for Google only",
+	Severity: Info, Affects: []Family{GOOG},
+	Doc: "A Crawl-delay stands in a group whose agents are all Google crawlers, and Google " +
+		"ignores Crawl-delay: it adapts its crawl rate by itself and slows down on 429 and " +
+		"503 responses. The line has no effect. Remove it, and answer with 429/503 when the " +
+		"server is overloaded.",
+	Before: "User-agent: Googlebot\nDisallow:\nCrawl-delay: 10\n",
+	After:  "User-agent: Googlebot\nDisallow:\n",
+	run: func(p *pass) {
+		for gi := range p.groups {
+			g := &p.groups[gi]
+			google := true
+			for _, a := range g.agents {
+				google = google && isGoogleOnly(p.lines[a].agent)
+			}
+			if !google {
+				continue
+			}
+			for _, m := range g.members {
+				if l := &p.lines[m]; l.dir == dCrawlDelay {
+					p.report(l, "Google ignores Crawl-delay")
+				}
+			}
+		}
+	},
+}
+
+// extRepeated reports, with the message format (which takes the line of
+// the first), every line of directive d after the first in the same
+// canonical group (checker-rules RB646, RB657, RB662).
+func (p *pass) extRepeated(d directive, format, note string) {
+	for gi := range p.groups {
+		first := 0
+		for _, m := range p.groups[gi].members {
+			l := &p.lines[m]
+			if l.dir != d {
+				continue
+			}
+			if first == 0 {
+				first = l.num
+				continue
+			}
+			p.report(l, format, first).related(first, note)
+		}
+	}
+}
+
+// rb646 is checker-rules RB646 (several-crawl-delays).
+var rb646 = &Check{
+	Code: "RB646", Name: "several-crawl-delays", Title: "several Crawl-delay lines in one group",
+	Severity: Warning, Affects: []Family{BING, YNDX, CC, GOT, FM},
+	Doc: "A group sets Crawl-delay more than once. Some parsers keep the first value and " +
+		"others (older CPython, crawler-commons, temoto/robotstxt) the last, so robots " +
+		"crawl at different rates. Keep one Crawl-delay per group.",
+	Before: "User-agent: *\nDisallow:\nCrawl-delay: 5\nCrawl-delay: 10\n",
+	After:  "User-agent: *\nDisallow:\nCrawl-delay: 5\n",
+	run: func(p *pass) {
+		p.extRepeated(dCrawlDelay, "Crawl-delay already set at line %d", "first Crawl-delay")
+	},
+}
+
+// --- Extended standard 2.0 (RB650–RB662) ---
+
+// rb650 is checker-rules RB650 (request-rate-malformed).
+var rb650 = &Check{
+	Code: "RB650", Name: "request-rate-malformed", Title: "malformed Request-rate",
+	Severity: Error, Affects: []Family{EXT},
+	Doc: "The Request-rate value is not \"n/m\" with an optional unit s, m or h and an " +
+		"optional GMT window \"HHMM-HHMM\", as Sean Conner's extended standard defines it " +
+		"(n and m positive whole numbers). Robots of that standard ignore the line. Write " +
+		"it as \"1/10s\" or \"10/1m 1800-0600\".",
+	Before: "User-agent: *\nDisallow:\nRequest-rate: one per minute\n",
+	After:  "User-agent: *\nDisallow:\nRequest-rate: 1/1m\n",
+	run: func(p *pass) {
+		p.extEach(dRequestRate, func(l *line) {
+			if !extRequestRate(l.value) {
+				p.reportValue(l, "Request-rate must look like \"1/10s\" or \"10/1m 1800-0600\"")
+			}
+		})
+	},
+}
+
+// rb651 is checker-rules RB651 (extended-directive).
+var rb651 = &Check{
+	Code: "RB651", Name: "extended-directive", Title: "extended-standard directive",
+	Severity: Info, Affects: []Family{EXT},
+	Doc: "Request-rate, Visit-time, Robot-version and Comment come from Sean Conner's " +
+		"extended standard (2.0). Google, Bing and Yandex ignore them; SeznamBot supports " +
+		"part of it and older CPython reads only a whole-number Request-rate. Comment is a " +
+		"message to the robot's operator, not a \"#\" comment. Use these lines only in " +
+		"groups for robots known to read them.",
+	Before: "User-agent: *\nDisallow:\nRequest-rate: 1/10s\n",
+	After:  "User-agent: *\nDisallow:\nCrawl-delay: 10\n",
+	run: func(p *pass) {
+		for i := range p.lines {
+			l := &p.lines[i]
+			switch l.dir {
+			case dRequestRate, dVisitTime, dRobotVersion, dComment:
+				p.report(l, "%q belongs to the extended (2.0) standard and is understood by few robots", l.dir.String())
+			}
+		}
+	},
+}
+
+// rb655 is checker-rules RB655 (visit-time-malformed).
+var rb655 = &Check{
+	Code: "RB655", Name: "visit-time-malformed", Title: "malformed Visit-time",
+	Severity: Error, Affects: []Family{EXT},
+	Doc: "The Visit-time value is not a GMT window \"HHMM-HHMM\" with hours 00–23 and " +
+		"minutes 00–59, as the extended standard requires. Robots that read Visit-time " +
+		"ignore the line. Write e.g. \"Visit-time: 0100-0600\".",
+	Before: "User-agent: *\nDisallow:\nVisit-time: 1am-6am\n",
+	After:  "User-agent: *\nDisallow:\nVisit-time: 0100-0600\n",
+	run: func(p *pass) {
+		p.extEach(dVisitTime, func(l *line) {
+			v, _ := extVisitSpaces(l.value)
+			if !extTimeWindow(v) {
+				p.reportValue(l, "Visit-time must be \"HHMM-HHMM\" (GMT)")
+			}
+		})
+	},
+}
+
+// rb656 is checker-rules RB656 (visit-time-spaces).
+var rb656 = &Check{
+	Code: "RB656", Name: "visit-time-spaces", Title: "spaces in Visit-time",
+	Severity: Warning, Affects: []Family{EXT},
+	Doc: "The Visit-time window has spaces around its \"-\" (\"0100 - 0800\"). The extended " +
+		"standard writes it without them and strict parsers reject the spaced form. Remove " +
+		"the spaces; the intent fix does it.",
+	Before: "User-agent: *\nDisallow:\nVisit-time: 0100 - 0800\n",
+	After:  "User-agent: *\nDisallow:\nVisit-time: 0100-0800\n",
+	Fix:    "FX34",
+	run: func(p *pass) {
+		p.extEach(dVisitTime, func(l *line) {
+			v, ok := extVisitSpaces(l.value)
+			if !ok {
+				return
+			}
+			d := p.reportValue(l, "Remove the spaces around \"-\"")
+			if l.Value.IsValid() {
+				d.suggest("FX34", Intent, `remove the spaces around "-"`,
+					Edit{Start: l.Value.Start.Offset, End: l.Value.End.Offset, New: v})
+			}
+		})
+	},
+}
+
+// rb657 is checker-rules RB657 (several-visit-times).
+var rb657 = &Check{
+	Code: "RB657", Name: "several-visit-times", Title: "several Visit-time lines in one group",
+	Severity: Warning, Affects: []Family{EXT},
+	Doc: "A group has more than one Visit-time line, while the extended standard allows " +
+		"one per rule set. Robots disagree on which window applies. Keep a single window.",
+	Before: "User-agent: *\nDisallow:\nVisit-time: 0100-0400\nVisit-time: 2200-2300\n",
+	After:  "User-agent: *\nDisallow:\nVisit-time: 0100-0400\n",
+	run: func(p *pass) {
+		p.extRepeated(dVisitTime, "Visit-time already set at line %d", "first Visit-time")
+	},
+}
+
+// rb660 is checker-rules RB660 (robot-version-value).
+var rb660 = &Check{
+	Code: "RB660", Name: "robot-version-value", Title: "Robot-version value",
+	Severity: Warning, Affects: []Family{EXT},
+	Doc: "Robot-version is neither 1.0 nor 2.0, the versions Moderatobot accepts. Values " +
+		"like \"2\" or \"3.0\" name no version, and even \"2.0.0\", used in Sean Conner's own " +
+		"examples, is rejected by some parsers. Write \"Robot-version: 2.0\" (or 1.0).",
+	Before: "User-agent: *\nRobot-version: 2.0.0\nDisallow:\n",
+	After:  "User-agent: *\nRobot-version: 2.0\nDisallow:\n",
+	run: func(p *pass) {
+		p.extEach(dRobotVersion, func(l *line) {
+			if l.value != "1.0" && l.value != "2.0" {
+				p.reportValue(l, "Robot-version should be 1.0 or 2.0")
+			}
+		})
+	},
+}
+
+// rb661 is checker-rules RB661 (robot-version-position).
+var rb661 = &Check{
+	Code: "RB661", Name: "robot-version-position", Title: "Robot-version not right after the User-agent lines",
+	Severity: Info, Affects: []Family{EXT},
+	Doc: "Robot-version is not directly after the group's last User-agent line. The " +
+		"extended standard declares the version before the group's other lines, and " +
+		"Moderatobot moves it there. The fix does the same; Google and RFC 9309 robots " +
+		"ignore the line, so their reading does not change.",
+	Before: "User-agent: *\nDisallow: /tmp\nRobot-version: 2.0\n",
+	After:  "User-agent: *\nRobot-version: 2.0\nDisallow: /tmp\n",
+	Fix:    "FX35",
+	run: func(p *pass) {
+		for gi := range p.groups {
+			g := &p.groups[gi]
+			lastUA := g.agents[len(g.agents)-1]
+			for _, m := range g.members {
+				l := &p.lines[m]
+				if l.dir != dRobotVersion || p.extAfterAgents(m, lastUA) {
+					continue
+				}
+				p.report(l, "Robot-version belongs directly after the last User-agent line").
+					related(p.lines[lastUA].num, "last User-agent line").
+					suggest("FX35", Preserving, "move Robot-version after the last User-agent line",
+						p.extMoveAfter(l, &p.lines[lastUA])...)
+			}
+		}
+	},
+}
+
+// extAfterAgents reports whether line i follows line ua with only comment
+// lines and other Robot-version lines between them; counting those keeps
+// FX35 from moving one Robot-version in front of another forever.
+func (p *pass) extAfterAgents(i, ua int) bool {
+	if i < ua {
+		return false
+	}
+	for j := i - 1; j > ua; j-- {
+		if p.lines[j].Kind != syntax.CommentLine && p.lines[j].dir != dRobotVersion {
+			return false
+		}
+	}
+	return true
+}
+
+// rb662 is checker-rules RB662 (several-robot-versions).
+var rb662 = &Check{
+	Code: "RB662", Name: "several-robot-versions", Title: "several Robot-version lines in one group",
+	Severity: Warning, Affects: []Family{EXT},
+	Doc: "A group declares Robot-version more than once. A group follows one version of " +
+		"the standard, so the extra lines are at best redundant and at worst contradict " +
+		"each other. Keep one Robot-version line per group.",
+	Before: "User-agent: *\nRobot-version: 2.0\nRobot-version: 1.0\nDisallow:\n",
+	After:  "User-agent: *\nRobot-version: 2.0\nDisallow:\n",
+	run: func(p *pass) {
+		p.extRepeated(dRobotVersion, "Robot-version already declared at line %d", "first Robot-version")
+	},
+}
+
+// --- Indexing directives and unused fields (RB670–RB672) ---
+
+// rb670 is checker-rules RB670 (noindex-in-robots).
+var rb670 = &Check{
+	Code: "RB670", Name: "noindex-in-robots", Title: "Noindex / Nofollow / Noarchive in robots.txt",
+	Severity: Warning, Affects: []Family{GOOG},
+	Doc: "Noindex, Nofollow and Noarchive are page-level indexing instructions that " +
+		"robots.txt cannot carry: Google never officially supported them and stopped " +
+		"reading them on 2019-09-01, and no other major robot does. Use a robots meta tag " +
+		"or an X-Robots-Tag header, and leave the page crawlable so that robots can see it. " +
+		"The fix, which comments the line out, is opt-in (enable FX37).",
+	Before: "User-agent: *\nDisallow:\nNoindex: /tmp/\n",
+	After:  "User-agent: *\nDisallow:\n",
+	Fix:    "FX37",
+	run: func(p *pass) {
+		for i := range p.lines {
+			l := &p.lines[i]
+			switch l.dir {
+			case dNoindex, dNofollow, dNoarchive:
+				// FX37 is P in checker-rules §H but opt-in: Intent keeps
+				// it out of the default fix.
+				p.report(l, "%q in robots.txt is not supported (Google dropped it on 2019-09-01); use a robots meta tag or X-Robots-Tag", l.dir.String()).
+					suggest("FX37", Intent, "comment out the line",
+						replaceLine(l, "# "+p.extText(l)+"  (unsupported; use X-Robots-Tag)"))
+			}
+		}
+	},
+}
+
+// rb671 is checker-rules RB671 (unused-field).
+var rb671 = &Check{
+	Code: "RB671", Name: "unused-field", Title: "recognised field nobody major uses",
+	Severity: Info, Affects: []Family{GOOG},
+	Doc: "The line uses a field such as Revisit-after, Domain, Content-Usage, Cache-delay " +
+		"or an ACAP- field. Google's robots.txt library recognises these names but does " +
+		"nothing with them, and neither do other major robots. Remove the line unless a " +
+		"specific robot you care about reads it.",
+	Before: "User-agent: *\nDisallow:\nRevisit-after: 7 days\n",
+	After:  "User-agent: *\nDisallow:\n",
+	run: func(p *pass) {
+		for i := range p.lines {
+			if l := &p.lines[i]; l.match == keyUnused {
+				p.report(l, "%q is ignored by Google and most robots", l.key)
+			}
+		}
+	},
+}
+
+// rb672 is checker-rules RB672 (content-signal-malformed).
+var rb672 = &Check{
+	Code: "RB672", Name: "content-signal-malformed", Title: "malformed Content-Signal",
+	Severity: Warning,
+	Doc: "The Content-Signal line does not follow Cloudflare's Content Signals " +
+		"proposal: a comma-separated list of search, ai-input and ai-train, each set to yes " +
+		"or no. It states how content may be used, not what may be crawled, and Google " +
+		"ignores it; a malformed line says nothing to anyone. Write e.g. " +
+		"\"Content-Signal: search=yes, ai-train=no\".",
+	Before: "User-agent: *\nContent-Signal: ai-train=false\nDisallow:\n",
+	After:  "User-agent: *\nContent-Signal: ai-train=no\nDisallow:\n",
+	run: func(p *pass) {
+		p.extEach(dContentSignal, func(l *line) {
+			if !extContentSignal(l.value) {
+				p.reportValue(l, "Content-Signal should look like \"search=yes, ai-train=no\"")
+			}
+		})
+	},
+}
 
 // extTodo lists the checks of this section not implemented, with the reason.
-var extTodo = map[string]string{
-	"RB601": "not written yet",
-	"RB602": "not written yet",
-	"RB603": "not written yet",
-	"RB604": "not written yet",
-	"RB605": "not written yet",
-	"RB606": "not written yet",
-	"RB607": "not written yet",
-	"RB608": "not written yet",
-	"RB620": "not written yet",
-	"RB621": "not written yet",
-	"RB622": "not written yet",
-	"RB623": "not written yet",
-	"RB624": "not written yet",
-	"RB630": "not written yet",
-	"RB631": "not written yet",
-	"RB632": "not written yet",
-	"RB633": "not written yet",
-	"RB634": "not written yet",
-	"RB640": "not written yet",
-	"RB641": "not written yet",
-	"RB642": "not written yet",
-	"RB643": "not written yet",
-	"RB644": "not written yet",
-	"RB645": "not written yet",
-	"RB646": "not written yet",
-	"RB650": "not written yet",
-	"RB651": "not written yet",
-	"RB655": "not written yet",
-	"RB656": "not written yet",
-	"RB657": "not written yet",
-	"RB660": "not written yet",
-	"RB661": "not written yet",
-	"RB662": "not written yet",
-	"RB670": "not written yet",
-	"RB671": "not written yet",
-	"RB672": "not written yet",
-}
+var extTodo = map[string]string{}

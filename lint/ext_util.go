@@ -1,0 +1,384 @@
+package lint
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// extEach calls fn for every line whose directive is d and whose value is
+// not empty: checker-rules §C leaves empty values to RB307/RB308, so the
+// value checks of §F skip them.
+func (p *pass) extEach(d directive, fn func(l *line)) {
+	for i := range p.lines {
+		if l := &p.lines[i]; l.dir == d && l.value != "" {
+			fn(l)
+		}
+	}
+}
+
+// extText returns the text of line l without its terminator and without
+// leading white space.
+func (p *pass) extText(l *line) string {
+	return strings.TrimLeft(p.src[l.Span.Start.Offset:l.Span.End.Offset], " \t")
+}
+
+// extLineStart returns the byte offset of line l's first character, where
+// the diagnostics of whole lines point (column 1).
+func extLineStart(l *line) int { return l.Span.Start.Offset }
+
+// extSchemeLen returns the length of v's "scheme://" prefix followed by a
+// non-empty host, or 0 when v does not start with one (checker-rules
+// RB601: an absolute URL has a scheme and a host; RB602 reports file:
+// URLs, whose host is empty).
+func extSchemeLen(v string) int {
+	i := 0
+	for i < len(v) {
+		c := v[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+			i++
+			continue
+		}
+		break
+	}
+	if i == 0 || !strings.HasPrefix(v[i:], "://") {
+		return 0
+	}
+	// file: URLs name the local host with an empty one ("file:///x").
+	rest := v[i+3:]
+	if !strings.EqualFold(v[:i], "file") && (rest == "" || strings.IndexAny(rest[:1], "/?#") == 0) {
+		return 0
+	}
+	return i + 3
+}
+
+// extURLPath returns the path part of a Sitemap value: after the scheme
+// and host when it is absolute, up to the query or fragment.
+func extURLPath(v string) string {
+	if n := extSchemeLen(v); n > 0 {
+		v = v[n:]
+		if i := strings.IndexByte(v, '/'); i >= 0 {
+			v = v[i:]
+		} else {
+			v = ""
+		}
+	}
+	if i := strings.IndexAny(v, "?#"); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}
+
+// extSeveralURLs reports whether a Sitemap value holds several
+// white-space separated http(s) URLs, which RB309 reports instead of
+// RB608.
+func extSeveralURLs(v string) bool {
+	n := 0
+	for _, f := range strings.Fields(v) {
+		lf := strings.ToLower(f)
+		if strings.HasPrefix(lf, "http://") || strings.HasPrefix(lf, "https://") {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// extOrigin returns the lower-cased "scheme://host[:port]" of u, with the
+// default port of http and https left out, and false when u is not an
+// absolute URL.
+func extOrigin(u *url.URL) (string, bool) {
+	if u == nil || u.Scheme == "" || u.Host == "" {
+		return "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		port = ""
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return scheme + "://" + host, true
+}
+
+// extResolveSitemap returns the absolute URL a relative Sitemap value v
+// stands for on the site of the robots.txt at base, and false when it
+// cannot tell: no base, or a value whose first segment looks like a host
+// name other than the base's (FX31 does not guess a scheme for another
+// site).
+func extResolveSitemap(base, v string) (string, bool) {
+	b, err := url.Parse(base)
+	if err != nil || b.Scheme == "" || b.Host == "" {
+		return "", false
+	}
+	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") {
+		return "", false
+	}
+	if !strings.HasPrefix(v, "/") {
+		// "www.example.com/sitemap.xml": a host without a scheme. Only
+		// the robots.txt's own host can be completed safely.
+		if seg, _, ok := strings.Cut(v, "/"); ok && strings.Contains(seg, ".") {
+			if !strings.EqualFold(seg, b.Host) {
+				return "", false
+			}
+			return b.Scheme + "://" + v, true
+		}
+	}
+	r, err := url.Parse(v)
+	if err != nil {
+		return "", false
+	}
+	out := b.ResolveReference(r).String()
+	if extSchemeLen(out) == 0 {
+		return "", false
+	}
+	return out, true
+}
+
+// extHostValid reports whether h is "hostname[:port]" as Yandex's Host
+// wants it (checker-rules RB623): ASCII labels of letters, digits and
+// inner hyphens, not an IP address, and an optional numeric port.
+func extHostValid(h string) bool {
+	if h == "" || len(h) > 260 {
+		return false
+	}
+	if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		port := h[i+1:]
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 || port[0] == '+' {
+			return false
+		}
+		h = h[:i]
+	}
+	h = strings.TrimSuffix(h, ".")
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	labels := strings.Split(h, ".")
+	numeric := true
+	for _, lb := range labels {
+		if lb == "" || len(lb) > 63 || lb[0] == '-' || lb[len(lb)-1] == '-' {
+			return false
+		}
+		for j := 0; j < len(lb); j++ {
+			c := lb[j]
+			switch {
+			case c >= '0' && c <= '9':
+			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-':
+				numeric = false
+			default:
+				return false
+			}
+		}
+	}
+	// An all-numeric name is an IPv4 address (or a mangled one).
+	return !numeric
+}
+
+// extParamName reports whether s is a Clean-param parameter name: one or
+// more of [A-Za-z0-9_.~-] (checker-rules RB631).
+func extParamName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '~' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// extParamList reports whether s is a Clean-param parameter list:
+// parameter names joined by "&", none empty.
+func extParamList(s string) bool {
+	for _, p := range strings.Split(s, "&") {
+		if !extParamName(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// extCleanPathOK reports whether the path prefix of a Clean-param uses
+// only the characters Yandex allows there (checker-rules RB634).
+func extCleanPathOK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(".-/*_", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// extNumber parses a Crawl-delay value as a decimal number: optional
+// sign, digits, optional fraction ("5", "0.5", ".5", "-1").
+func extNumber(v string) (float64, bool) {
+	s := strings.TrimLeft(v, "+-")
+	if len(v)-len(s) > 1 || s == "" || s == "." {
+		return 0, false
+	}
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+// extDigits reports whether s is all ASCII digits and n long.
+func extDigits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// extHHMM reports whether s is a time "HHMM" with HH 00–23 and MM 00–59.
+func extHHMM(s string) bool {
+	if !extDigits(s, 4) {
+		return false
+	}
+	h, m := (s[0]-'0')*10+s[1]-'0', (s[2]-'0')*10+s[3]-'0'
+	return h < 24 && m < 60
+}
+
+// extTimeWindow reports whether s is "HHMM-HHMM" with valid times; the
+// window may wrap midnight.
+func extTimeWindow(s string) bool {
+	a, b, ok := strings.Cut(s, "-")
+	return ok && extHHMM(a) && extHHMM(b)
+}
+
+// extRequestRate reports whether v is a Request-rate of the extended
+// standard: "n/m" with an optional unit s, m or h, then optionally white
+// space and a time window (checker-rules RB650).
+func extRequestRate(v string) bool {
+	fields := strings.Fields(v)
+	if len(fields) == 0 || len(fields) > 2 || len(fields) == 2 && !extTimeWindow(fields[1]) {
+		return false
+	}
+	n, m, ok := strings.Cut(fields[0], "/")
+	if !ok {
+		return false
+	}
+	if k := len(m); k > 0 && strings.IndexByte("smhSMH", m[k-1]) >= 0 {
+		m = m[:k-1]
+	}
+	return extPositive(n) && extPositive(m)
+}
+
+// extPositive reports whether s is a positive decimal integer.
+func extPositive(s string) bool {
+	if s == "" || len(s) > 18 {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n > 0
+}
+
+// extVisitSpaces returns the Visit-time value v with the white space
+// around its "-" removed, and whether v is "HHMM - HHMM" with such space
+// (checker-rules RB656).
+func extVisitSpaces(v string) (string, bool) {
+	a, b, ok := strings.Cut(v, "-")
+	if !ok {
+		return v, false
+	}
+	ta, tb := strings.TrimRight(a, " \t"), strings.TrimLeft(b, " \t")
+	if !extDigits(ta, 4) || !extDigits(tb, 4) || len(ta) == len(a) && len(tb) == len(b) {
+		return v, false
+	}
+	return ta + "-" + tb, true
+}
+
+// extContentSignal reports whether v is a Content-Signal list:
+// comma-separated key=value pairs with keys search, ai-input and ai-train
+// and values yes or no (checker-rules RB672).
+func extContentSignal(v string) bool {
+	for _, item := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok {
+			return false
+		}
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "search", "ai-input", "ai-train":
+		default:
+			return false
+		}
+		switch strings.ToLower(strings.TrimSpace(val)) {
+		case "yes", "no":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// extYandexGroup reports whether group gi has an agent whose key contains
+// "yandex" (checker-rules RB624, RB630).
+func (p *pass) extYandexGroup(gi int) bool {
+	if gi < 0 || gi >= len(p.groups) {
+		return false
+	}
+	for _, a := range p.groups[gi].agents {
+		if strings.Contains(p.lines[a].agent, "yandex") {
+			return true
+		}
+	}
+	return false
+}
+
+// extGroupEnd returns the last line of group g that belongs to it: its
+// last member, or its last User-agent line when it has none.
+func (p *pass) extGroupEnd(g *group) *line {
+	last := g.agents[len(g.agents)-1]
+	if n := len(g.members); n > 0 && g.members[n-1] > last {
+		last = g.members[n-1]
+	}
+	return &p.lines[last]
+}
+
+// extRunes returns the number of code points of s.
+func extRunes(s string) int { return utf8.RuneCountInString(s) }
+
+// extMoveAfter returns the edits that move line l to just after line
+// target: l is deleted and its text inserted with l's own line terminator
+// (target's when l has none), so a CRLF file stays CRLF even when one of
+// the two is a last line without a terminator.
+func (p *pass) extMoveAfter(l, target *line) []Edit {
+	nl := p.eol(l)
+	if l.EOL == 0 {
+		nl = p.eol(target)
+	}
+	end := target.Span.End.Offset + target.EOL
+	ins := Edit{Start: end, End: end, New: p.extText(l) + nl}
+	if target.EOL == 0 {
+		ins.New = nl + p.extText(l)
+	}
+	return []Edit{p.deleteLine(l), ins}
+}
