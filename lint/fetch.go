@@ -616,8 +616,8 @@ var rb137 = &Check{
 			}
 		case f.Expires != "" && !f.Date.IsZero():
 			// HTTP ignores Expires when max-age is present.
-			t, err := time.Parse(time.RFC1123, f.Expires)
-			if err != nil {
+			t, ok := fetchHTTPTime(f.Expires)
+			if !ok {
 				return
 			}
 			if d := t.Sub(f.Date); d > fetchCacheMax {
@@ -793,6 +793,17 @@ func fetchMaxAge(cc string) (time.Duration, bool) {
 		return time.Duration(n) * time.Second, true
 	}
 	return 0, false
+}
+
+// fetchHTTPTime parses an HTTP date in any of the three formats HTTP/1.1
+// accepts (RFC 9110 §5.6.7).
+func fetchHTTPTime(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC1123, time.RFC850, time.ANSIC} {
+		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // fetchSpan writes a caching time in the largest whole unit that fits:

@@ -126,7 +126,7 @@ var rb205 = &Check{
 	Severity: Error, Affects: []Family{GOOG, CC, ALL},
 	Doc: "The body is an HTML document (a soft 404, an error or login page, a " +
 		"single-page application's shell) instead of a robots.txt. Google keeps only " +
-		"lines that read as directives, usually none, and crawlers-commons allows " +
+		"lines that read as directives, usually none, and crawler-commons allows " +
 		"everything unless the page happens to contain \"user-agent:\"; no robot follows " +
 		"a meta refresh or a script redirect in it. Serve a plain text robots.txt, or " +
 		"404 when there is none.",
