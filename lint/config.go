@@ -45,6 +45,21 @@ type Fetch struct {
 	CaseVariant string
 	// Date is when the fetch ended; Expires is compared with it.
 	Date time.Time
+	// Siblings are the robots.txt of the origins next to this one (the
+	// other of http and https, the www or bare-domain twin), fetched in
+	// thorough mode for RB132; nil when they were not probed.
+	Siblings []Sibling
+}
+
+// A Sibling is the robots.txt of an origin next to the one checked, as
+// its own fetch ended.
+type Sibling struct {
+	// URL is the sibling's robots.txt URL, as first requested.
+	URL string
+	// Status is its final HTTP status, 0 when no response came.
+	Status int
+	// Body is its body, compared with the file checked for a 2xx status.
+	Body string
 }
 
 // A Hop is one request of a fetch.
