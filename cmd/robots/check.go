@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -58,9 +59,9 @@ type source struct {
 // readSource reads FILE, "-" or a URL. A URL is fetched as the checker
 // fetches it (checker-rules §A): up to 10 redirects, at most the -timeout,
 // and the trace goes to the §A checks.
-func readSource(e *env, nf *netFlags, arg string) (*source, error) {
+func readSource(e *env, nf *netFlags, arg string, thorough bool) (*source, error) {
 	if isURL(arg) {
-		return fetchSource(e, nf, arg)
+		return fetchSource(e, nf, arg, thorough)
 	}
 	var r io.Reader = e.stdin
 	name := "<stdin>"
@@ -86,7 +87,7 @@ func readSource(e *env, nf *netFlags, arg string) (*source, error) {
 	return s, nil
 }
 
-func fetchSource(e *env, nf *netFlags, raw string) (*source, error) {
+func fetchSource(e *env, nf *netFlags, raw string, thorough bool) (*source, error) {
 	f, done, err := nf.fetcher(fetch.Google, robots.Google, "")
 	if err != nil {
 		return nil, err
@@ -99,6 +100,9 @@ func fetchSource(e *env, nf *netFlags, raw string) (*source, error) {
 	tr := traceOf(res)
 	if res.Status == http.StatusNotFound {
 		tr.CaseVariant = probeCaseVariants(e, res.URL, *nf.timeout)
+	}
+	if thorough {
+		tr.Siblings = fetchSiblings(e, f, res.URL)
 	}
 	fmt.Fprintf(e.stderr, "robots: %s: %s\n", res.URL, fetchSummary(res))
 	return &source{name: res.URL, body: res.Body, cfg: lint.Config{URL: res.URL, Fetch: tr}}, nil
@@ -163,6 +167,46 @@ func probeCaseVariants(e *env, robotsURL string, timeout time.Duration) string {
 	return ""
 }
 
+// fetchSiblings fetches the robots.txt of the origins next to the one of
+// robotsURL: the other scheme of http and https, and the www or bare twin
+// of the host (RB132, thorough).
+func fetchSiblings(e *env, f *fetch.Fetcher, robotsURL string) []lint.Sibling {
+	u, err := url.Parse(robotsURL)
+	if err != nil || u.Hostname() == "" {
+		return nil
+	}
+	var urls []string
+	other := *u
+	if u.Scheme == "https" {
+		other.Scheme = "http"
+	} else {
+		other.Scheme = "https"
+	}
+	other.Host = other.Hostname() // the other scheme's default port
+	urls = append(urls, other.String())
+	twin := *u
+	if h, ok := strings.CutPrefix(u.Hostname(), "www."); ok {
+		twin.Host = h
+	} else if net.ParseIP(u.Hostname()) == nil {
+		twin.Host = "www." + u.Hostname()
+	}
+	if p := u.Port(); p != "" && twin.Host != u.Host {
+		twin.Host = net.JoinHostPort(twin.Host, p)
+	}
+	if twin.Host != u.Host {
+		urls = append(urls, twin.String())
+	}
+	var out []lint.Sibling
+	for _, s := range urls {
+		res, err := f.Fetch(e.ctx, s)
+		if err != nil {
+			continue
+		}
+		out = append(out, lint.Sibling{URL: s, Status: res.Status, Body: string(res.Body)})
+	}
+	return out
+}
+
 // profileFamilies maps -profile to the family whose diagnostics it keeps.
 var profileFamilies = map[robots.Profile]lint.Family{
 	robots.Google: lint.GOOG, robots.RFC9309: lint.RFC, robots.Bing: lint.BING,
@@ -190,7 +234,7 @@ func runCheck(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return &usageError{msg: "give one FILE, URL or - for standard input"}
 	}
-	src, err := readSource(e, nf, fs.Arg(0))
+	src, err := readSource(e, nf, fs.Arg(0), *thorough)
 	if err != nil {
 		return err
 	}
@@ -270,7 +314,7 @@ func runFix(e *env, args []string) error {
 			}
 		}
 	}
-	src, err := readSource(e, nf, fs.Arg(0))
+	src, err := readSource(e, nf, fs.Arg(0), false)
 	if err != nil {
 		return err
 	}
@@ -348,7 +392,7 @@ func runFmt(e *env, args []string) error {
 	if fs.NArg() != 1 || isURL(fs.Arg(0)) {
 		return &usageError{msg: "give one FILE or - for standard input"}
 	}
-	src, err := readSource(e, nil, fs.Arg(0))
+	src, err := readSource(e, nil, fs.Arg(0), false)
 	if err != nil {
 		return err
 	}
