@@ -174,6 +174,12 @@ var rb406 = &Check{
 			if p.groupsHasBlank(g) {
 				continue // FX12 joins the group first (§H, MOD-4)
 			}
+			if len(g.rules) > 0 {
+				// Next to an Allow line, an empty Disallow is what RB504
+				// reports and FX20 removes: the two fixes would undo each
+				// other round after round.
+				continue
+			}
 			d.suggest("FX38", Preserving, "add an empty Disallow line",
 				p.syntaxInsertAfter(p.groupsAnchor(g), []string{"Disallow:"}))
 		}
@@ -371,17 +377,14 @@ var rb411 = &Check{
 	After:  "User-agent: Googlebot\nDisallow: /tmp\n\nUser-agent: *\nDisallow: /private\n",
 	Fix:    "FX18",
 	run: func(p *pass) {
-		var globals []int
+		var fix *groupsOrderFix
 		for gi := range p.groups {
-			if p.groups[gi].global {
-				globals = append(globals, gi)
-			}
-		}
-		n := len(p.groups)
-		for _, gi := range globals {
 			g := &p.groups[gi]
+			if !g.global {
+				continue
+			}
 			later := false
-			for j := gi + 1; j < n; j++ {
+			for j := gi + 1; j < len(p.groups); j++ {
 				later = later || !p.groups[j].global
 			}
 			if !later {
@@ -395,36 +398,170 @@ var rb411 = &Check{
 				}
 			}
 			d := p.report(star, "Move the \"User-agent: *\" group after the specific groups")
-			// Several "*" groups are merged first (FX15); a last group
-			// without rules would absorb the moved agents, so it gets its
-			// Disallow line first (FX38).
-			if len(globals) == 1 && len(p.groups[n-1].rules) > 0 {
-				d.suggest("FX18", Preserving, "move the group to the end", p.groupsMoveLast(g)...)
+			if fix == nil {
+				fix = p.groupsReorder()
+			}
+			if fix.edits != nil {
+				d.suggest("FX18", fix.class, "reorder the groups", fix.edits...)
 			}
 		}
 	},
 }
 
-// groupsMoveLast returns the edits of FX18 that move group g, with the
-// comment lines right above it, after the last group's own lines, behind
-// a blank line; the blank lines that followed it go too.
-func (p *pass) groupsMoveLast(g *group) []Edit {
-	start, end := g.first(), groupsLast(g)
-	for start > 0 && p.lines[start-1].Kind == syntax.CommentLine {
-		start--
+// groupsOrderFix is the FX18 fix of a file: the edits that put its
+// groups in the order of groupsOrder, and their class.
+type groupsOrderFix struct {
+	edits []Edit
+	class Class
+}
+
+// groupsMaxReorder bounds the groups FX18 reorders: the order is found in
+// quadratic time.
+const groupsMaxReorder = 500
+
+// groupsReorder returns FX18 for the file (checker-rules §H): the groups
+// reordered so that no group precedes one whose agent key contains one of
+// its keys, and the "*" groups come last, otherwise in their order. Each
+// group moves with the comment lines right above it; the lines between
+// groups (blank lines, Sitemap, comments) keep their places. The class is
+// Preserving when only "*" groups move relative to others, PreservingGoogle
+// when named groups are reordered too. RB703 (§G) can attach the same fix.
+// It has no edits when the order is right, when the constraints form a
+// cycle, when a group without rules would end up before another (it would
+// absorb the next group's agents), or when the file has too many groups.
+func (p *pass) groupsReorder() *groupsOrderFix {
+	order := p.groupsOrder()
+	n := len(order)
+	if n == 0 {
+		return &groupsOrderFix{}
 	}
-	for end+1 < len(p.lines) && p.lines[end+1].Kind == syntax.BlankLine {
-		end++
+	first, last := -1, -1
+	for k, gi := range order {
+		if gi != k {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
 	}
-	anchor := &p.lines[groupsLast(&p.groups[len(p.groups)-1])]
-	eol := p.eol(anchor)
-	block := p.groupsBlock(start, groupsLast(g), eol)
-	at := anchor.Span.End.Offset + anchor.EOL
-	ins := Edit{Start: at, End: at, New: eol + block}
-	if anchor.EOL == 0 {
-		ins.New = eol + eol + strings.TrimSuffix(block, eol)
+	if first < 0 {
+		return &groupsOrderFix{}
 	}
-	return []Edit{p.syntaxDeleteLines(start, end), ins}
+	for k, gi := range order {
+		if k < n-1 && len(p.groups[gi].rules) == 0 {
+			return &groupsOrderFix{} // FX38 gives it a rule first
+		}
+	}
+	// Block k: lines start[k]..end[k]; gap k: the lines after it, up to
+	// the next block.
+	start, end := make([]int, n), make([]int, n)
+	for gi := range p.groups {
+		g := &p.groups[gi]
+		start[gi], end[gi] = g.first(), groupsLast(g)
+		// The comments right above a group introduce it, except above
+		// the first: the file's leading comment block stays on top (§H,
+		// canonical layout).
+		for gi > 0 && start[gi] > end[gi-1]+1 && p.lines[start[gi]-1].Kind == syntax.CommentLine {
+			start[gi]--
+		}
+	}
+	lastLine := &p.lines[end[last]]
+	eol := p.eol(&p.lines[end[first]])
+	var b strings.Builder
+	for k := first; k <= last; k++ {
+		b.WriteString(p.groupsBlock(start[order[k]], end[order[k]], eol))
+		if k < last {
+			b.WriteString(p.groupsBlock(end[k]+1, start[k+1]-1, eol))
+		}
+	}
+	text := b.String()
+	if lastLine.EOL == 0 {
+		text = strings.TrimSuffix(text, eol)
+	}
+	from := p.lines[start[first]].Span.Start.Offset
+	to := lastLine.Span.End.Offset + lastLine.EOL
+	class := Preserving
+	var named []int
+	for _, gi := range order {
+		if !p.groups[gi].global {
+			named = append(named, gi)
+		}
+	}
+	for k := 1; k < len(named); k++ {
+		if named[k] < named[k-1] {
+			class = PreservingGoogle
+		}
+	}
+	return &groupsOrderFix{edits: []Edit{{Start: from, End: to, New: text}}, class: class}
+}
+
+// groupsOrder returns the group indexes in FX18 order: repeatedly the
+// first group in file order that no remaining group must precede. A group
+// must precede another when one of its keys contains one of the other's
+// (neither "*"), or when the other is a "*" group and it is not. It
+// returns nil for a cycle or for more than groupsMaxReorder groups.
+func (p *pass) groupsOrder() []int {
+	n := len(p.groups)
+	if n > groupsMaxReorder {
+		return nil
+	}
+	keys := make([][]string, n)
+	for gi := range p.groups {
+		for k := range p.groupsKeys(&p.groups[gi]) {
+			if k != "*" {
+				keys[gi] = append(keys[gi], k)
+			}
+		}
+	}
+	// before(a, b): group a must come before group b.
+	before := func(a, b int) bool {
+		if p.groups[b].global && !p.groups[a].global {
+			return true
+		}
+		if p.groups[a].global && !p.groups[b].global {
+			return false
+		}
+		for _, y := range keys[a] {
+			for _, x := range keys[b] {
+				if x != y && strings.Contains(y, x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	// A stable topological sort: indeg counts the groups that must still
+	// be placed before each one.
+	indeg := make([]int, n)
+	after := make([][]int, n)
+	for a := 0; a < n; a++ {
+		for b := 0; b < n; b++ {
+			if a != b && before(a, b) {
+				indeg[b]++
+				after[a] = append(after[a], b)
+			}
+		}
+	}
+	placed := make([]bool, n)
+	order := make([]int, 0, n)
+	for len(order) < n {
+		pick := -1
+		for c := 0; c < n; c++ {
+			if !placed[c] && indeg[c] == 0 {
+				pick = c
+				break
+			}
+		}
+		if pick < 0 {
+			return nil
+		}
+		placed[pick] = true
+		order = append(order, pick)
+		for _, b := range after[pick] {
+			indeg[b]--
+		}
+	}
+	return order
 }
 
 var rb412 = &Check{

@@ -154,9 +154,12 @@ func groupsKnownIn(v string) string {
 	return ""
 }
 
-// groupsPartOfKnown reports whether k is part of a known token's name
-// without being one (the case RB705 reports).
+// groupsPartOfKnown reports whether k, of three letters or more, is part
+// of a known token's name without being one (the case RB705 reports).
 func groupsPartOfKnown(k string) bool {
+	if len(k) < 3 {
+		return false
+	}
 	for _, t := range knownTokens() {
 		if t != k && strings.Contains(t, k) {
 			return true
@@ -167,14 +170,21 @@ func groupsPartOfKnown(k string) bool {
 
 // groupsNearest returns the known token of at least six letters nearest
 // to k by Damerau-Levenshtein distance, when that distance is at most 2;
-// ties go to the first in sorted order.
+// ties go to the first in sorted order. Distance 2 counts only for tokens
+// of nine letters or more: most tokens end in "bot", and two edits in the
+// few letters before it turn one real robot into another ("NPBot" is not
+// a misspelt "GPTBot", nor "Zealbot" a misspelt "PetalBot").
 func groupsNearest(k string) string {
 	best, bestDist := "", 3
 	for _, t := range knownTokens() {
 		if len(t) < 6 {
 			continue
 		}
-		if d := damerau(k, t, bestDist); d < bestDist {
+		limit := min(bestDist, 2)
+		if len(t) >= 9 {
+			limit = min(bestDist, 3)
+		}
+		if d := damerau(k, t, limit); d < limit {
 			best, bestDist = t, d
 		}
 	}
