@@ -144,7 +144,7 @@ var rb405 = &Check{
 			// The blank line goes above the comments that introduce the
 			// group, which belong to it.
 			p.report(&p.lines[ua], "Insert a blank line before this group").
-				suggest("FX13", Preserving, "insert a blank line", p.insertBefore(&p.lines[j+1], ""))
+				suggest("FX13", Preserving, "insert a blank line", p.syntaxInsertBefore(&p.lines[j+1], ""))
 		}
 	},
 }
@@ -294,7 +294,7 @@ func (p *pass) groupsMerge(a *group, later []*group) []Edit {
 			// The group ends the file without a terminator, so its
 			// deletion takes the anchor's: the moved lines go right after
 			// the anchor's text.
-			eol := p.eol(anchor)
+			eol := p.syntaxEOL(anchor)
 			ins = Edit{Start: del.Start, End: del.Start, New: eol + strings.Join(moved, eol)}
 		}
 	}
@@ -466,7 +466,7 @@ func (p *pass) groupsReorder() *groupsOrderFix {
 		}
 	}
 	lastLine := &p.lines[end[last]]
-	eol := p.eol(&p.lines[end[first]])
+	eol := p.syntaxEOL(&p.lines[end[first]])
 	var b strings.Builder
 	for k := first; k <= last; k++ {
 		b.WriteString(p.groupsBlock(start[order[k]], end[order[k]], eol))

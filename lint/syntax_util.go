@@ -98,10 +98,26 @@ func (p *pass) syntaxDeleteLines(first, last int) Edit {
 	return Edit{Start: start, End: end}
 }
 
+// syntaxEOL returns the terminator for lines inserted near l: l's own,
+// or for a last line without one, the previous line's (so a CRLF file
+// stays CRLF).
+func (p *pass) syntaxEOL(l *line) string {
+	if l.EOL == 0 && l.num > 1 {
+		return p.eol(&p.lines[l.num-2])
+	}
+	return p.eol(l)
+}
+
+// syntaxInsertBefore is an edit that inserts the line s before line l,
+// ended as syntaxEOL says.
+func (p *pass) syntaxInsertBefore(l *line, s string) Edit {
+	return Edit{Start: l.Span.Start.Offset, End: l.Span.Start.Offset, New: s + p.syntaxEOL(l)}
+}
+
 // syntaxInsertAfter is an edit that inserts the lines ls after line l,
 // each ended by l's terminator.
 func (p *pass) syntaxInsertAfter(l *line, ls []string) Edit {
-	eol := p.eol(l)
+	eol := p.syntaxEOL(l)
 	end := l.Span.End.Offset + l.EOL
 	if l.EOL == 0 {
 		return Edit{Start: end, End: end, New: eol + strings.Join(ls, eol)}

@@ -218,7 +218,7 @@ var rb309 = &Check{
 				continue // RB313 speaks for this line
 			}
 			prefix := p.src[l.Span.Start.Offset:l.Value.Start.Offset]
-			sep := p.eol(l) + prefix
+			sep := p.syntaxEOL(l) + prefix
 			p.reportValue(l, "One %q line holds %d values; only one is allowed per line", l.key, len(parts)).
 				suggest("FX11", Intent, "write one value per line",
 					Edit{Start: l.Value.Start.Offset, End: l.Value.End.Offset, New: strings.Join(parts, sep)})
@@ -300,7 +300,7 @@ var rb310 = &Check{
 			com := strings.TrimRight(p.src[cs:l.Comment.End.Offset], " \t")
 			p.reportAt(l, cs, "Comment after a directive").
 				suggest("FX05", Preserving, "move the comment to its own line",
-					p.insertBefore(l, com),
+					p.syntaxInsertBefore(l, com),
 					Edit{Start: start + len(keep), End: l.Span.End.Offset})
 		}
 	},
@@ -402,7 +402,7 @@ var rb313 = &Check{
 			first := strings.TrimRight(p.src[l.Value.Start.Offset:off], " \t")
 			p.reportAt(l, off, "Two directives on one line; the second one (%q) is ignored", key2).
 				suggest("FX10", Intent, "put each directive on its own line",
-					Edit{Start: l.Value.Start.Offset + len(first), End: off, New: p.eol(l)})
+					Edit{Start: l.Value.Start.Offset + len(first), End: off, New: p.syntaxEOL(l)})
 		}
 	},
 }
