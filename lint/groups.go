@@ -35,6 +35,7 @@ var rb401 = &Check{
 // groupTodo lists the checks of this section not implemented, with the reason.
 var groupTodo = map[string]string{}
 
+// rb402 is checker-rules RB402: see its Doc.
 var rb402 = &Check{
 	Code: "RB402", Name: "blank-after-user-agent", Title: "blank line between User-agent and its first rule",
 	Severity: Error, Affects: []Family{S94, FM, YNDX},
@@ -49,6 +50,7 @@ var rb402 = &Check{
 	run:    func(p *pass) { p.groupsBlankInside(402) },
 }
 
+// rb403 is checker-rules RB403: see its Doc.
 var rb403 = &Check{
 	Code: "RB403", Name: "blank-between-rules", Title: "blank line between rules of one group",
 	Severity: Warning, Affects: []Family{S94, FM, YNDX},
@@ -62,6 +64,7 @@ var rb403 = &Check{
 	run:    func(p *pass) { p.groupsBlankInside(403) },
 }
 
+// rb404 is checker-rules RB404: see its Doc.
 var rb404 = &Check{
 	Code: "RB404", Name: "blank-between-user-agents", Title: "blank line between the User-agent lines of one group",
 	Severity: Error, Affects: []Family{FM, GOOG, RFC},
@@ -120,6 +123,7 @@ func (p *pass) groupsBlankInside(code int) {
 	}
 }
 
+// rb405 is checker-rules RB405: see its Doc.
 var rb405 = &Check{
 	Code: "RB405", Name: "group-without-blank-before", Title: "new group not preceded by a blank line",
 	Severity: Info, Affects: []Family{S94, FM},
@@ -149,6 +153,7 @@ var rb405 = &Check{
 	},
 }
 
+// rb406 is checker-rules RB406: see its Doc.
 var rb406 = &Check{
 	Code: "RB406", Name: "group-without-disallow", Title: "group without a Disallow line",
 	Severity: Info, Affects: []Family{S94},
@@ -186,6 +191,7 @@ var rb406 = &Check{
 	},
 }
 
+// rb407 is checker-rules RB407: see its Doc.
 var rb407 = &Check{
 	Code: "RB407", Name: "several-groups-same-agent", Title: "the same robot has several groups",
 	Severity: Warning, Affects: []Family{FM, RFC, GOOG},
@@ -200,6 +206,7 @@ var rb407 = &Check{
 	run:    func(p *pass) { p.groupsRepeated(false) },
 }
 
+// rb408 is checker-rules RB408: see its Doc.
 var rb408 = &Check{
 	Code: "RB408", Name: "several-global-groups", Title: "several `User-agent: *` groups",
 	Severity: Error, Affects: []Family{YNDX, FM, S94},
@@ -301,6 +308,7 @@ func (p *pass) groupsMerge(a *group, later []*group) []Edit {
 	return append([]Edit{ins}, dels...)
 }
 
+// rb409 is checker-rules RB409: see its Doc.
 var rb409 = &Check{
 	Code: "RB409", Name: "named-group-hides-global", Title: "a named group without Allow/Disallow hides the `*` rules",
 	Severity: Warning, Affects: []Family{GOOG, BING, YNDX, RFC, FM},
@@ -338,6 +346,7 @@ var rb409 = &Check{
 	},
 }
 
+// rb410 is checker-rules RB410: see its Doc.
 var rb410 = &Check{
 	Code: "RB410", Name: "star-in-agent-name", Title: "`*` mixed with other characters in User-agent",
 	Severity: Warning, Affects: []Family{GOOG, FM},
@@ -365,6 +374,7 @@ var rb410 = &Check{
 	},
 }
 
+// rb411 is checker-rules RB411: see its Doc.
 var rb411 = &Check{
 	Code: "RB411", Name: "global-group-not-last", Title: "`User-agent: *` group is not last",
 	Severity: Info, Affects: []Family{FM},
@@ -564,6 +574,7 @@ func (p *pass) groupsOrder() []int {
 	return order
 }
 
+// rb412 is checker-rules RB412: see its Doc.
 var rb412 = &Check{
 	Code: "RB412", Name: "user-agent-string", Title: "full user-agent string or version in User-agent",
 	Severity: Warning, Affects: []Family{GOOG, FM},
@@ -608,6 +619,7 @@ var rb412 = &Check{
 	},
 }
 
+// rb413 is checker-rules RB413: see its Doc.
 var rb413 = &Check{
 	Code: "RB413", Name: "token-outside-rfc-alphabet", Title: "product token outside the RFC alphabet",
 	Severity: Info, Affects: []Family{GOOG, RFC},
@@ -628,6 +640,7 @@ var rb413 = &Check{
 	},
 }
 
+// rb414 is checker-rules RB414: see its Doc.
 var rb414 = &Check{
 	Code: "RB414", Name: "misspelled-robot-name", Title: "probably misspelled robot name",
 	Severity: Warning, Affects: []Family{ALL},
@@ -659,6 +672,7 @@ var rb414 = &Check{
 	},
 }
 
+// rb415 is checker-rules RB415: see its Doc.
 var rb415 = &Check{
 	Code: "RB415", Name: "agent-repeated-in-group", Title: "same agent twice in one group",
 	Severity: Info,
@@ -686,6 +700,7 @@ var rb415 = &Check{
 	},
 }
 
+// rb416 is checker-rules RB416: see its Doc.
 var rb416 = &Check{
 	Code: "RB416", Name: "user-agent-after-member", Title: "User-agent after non-rule lines of the same group",
 	Severity: Warning, Affects: []Family{FM, CC},
