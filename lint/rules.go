@@ -63,8 +63,7 @@ var rb501 = &Check{
 	},
 }
 
-// rulesSplitURL splits an absolute http(s) URL, or a scheme-relative one,
-// into its host (without user information or port) and its path with any
+// rulesSplitURL splits an absolute http or https URL into its host (without user information or port) and its path with any
 // query ("/" when it has none). ok is false for anything else.
 func rulesSplitURL(v string) (host, path string, ok bool) {
 	rest := ""
@@ -214,6 +213,7 @@ var rb505 = &Check{
 	After:  "User-agent: *\nDisallow:\n",
 	Fix:    "FX21",
 	run: func(p *pass) {
+		gd := rulesNewGuard(p)
 		for gi := range p.groups {
 			g := &p.groups[gi]
 			root := -1
@@ -233,8 +233,12 @@ var rb505 = &Check{
 			if l.Comment.IsValid() {
 				nl += " " + p.src[l.Comment.Start.Offset:l.Comment.End.Offset]
 			}
-			p.report(l, `"Allow: /" alone is the same as "Disallow:", which every robot understands`).
-				suggest("FX21", Preserving, "write \"Disallow:\" instead", replaceLine(l, nl))
+			d := p.report(l, `"Allow: /" alone is the same as "Disallow:", which every robot understands`)
+			// Another group of the same robot may hold a "Disallow: /" that
+			// this Allow wins a tie against (RFC 9309 merges the groups).
+			if gd.keepsLM(root, "", true, false) {
+				d.suggest("FX21", Preserving, "write \"Disallow:\" instead", replaceLine(l, nl))
+			}
 		}
 	},
 }
@@ -311,6 +315,9 @@ var rb507 = &Check{
 				if !l.is(dDisallow) || !ok {
 					continue
 				}
+				if p.lines[a].match != keyExact && l.match == keyExact {
+					continue // RFC 9309 robots do not read that Allow
+				}
 				p.reportValue(l, "%q is both allowed (line %d) and disallowed; robots disagree on which wins", l.value, a+1).
 					related(a+1, "allowed here").
 					suggest("FX23", PreservingGoogle, "remove the Disallow, as Google ignores it", rulesDrop(p, l))
@@ -356,7 +363,10 @@ var rb509 = &Check{
 				return
 			}
 			d := p.reportValue(l, `Trailing "*" is implicit for wildcard robots and makes the rule match nothing for the others`)
-			if nv := v[:len(v)-1]; gd.keepsLM(l.num-1, nv, false, true) {
+			// A blank before the star would end the value once the star is
+			// gone, and the pattern would change: no fix then.
+			nv := v[:len(v)-1]
+			if c := nv[len(nv)-1]; c != ' ' && c != '\t' && gd.keepsLM(l.num-1, nv, false, true) {
 				d.suggest("FX27", Preserving, "drop the trailing \"*\"",
 					Edit{Start: l.Value.End.Offset - 1, End: l.Value.End.Offset})
 			}
@@ -524,7 +534,7 @@ func rb512Group(p *pass, g *group) {
 			if !ok {
 				continue
 			}
-			if opp < n || r.allow && opp == n {
+			if (opp < n || r.allow && opp == n) && (p.lines[i].match == keyExact || p.lines[r.line].match != keyExact) {
 				cover = i
 			}
 			break
@@ -578,13 +588,17 @@ var rb513 = &Check{
 				if k.val == "" {
 					continue
 				}
-				if j, ok := seen[k]; ok {
+				// A variant only Google reads (RB305) does not make an exact
+				// line redundant for RFC 9309 robots.
+				if j, ok := seen[k]; ok && (p.lines[j].match == keyExact || l.match != keyExact) {
 					p.report(l, "Duplicate of line %d", j+1).
 						related(j+1, "first occurrence").
 						suggest("FX16", Preserving, "remove the duplicate rule", rulesDrop(p, l))
 					continue
 				}
-				seen[k] = i
+				if j, ok := seen[k]; !ok || p.lines[j].match != keyExact {
+					seen[k] = i
+				}
 			}
 		}
 	},
@@ -699,7 +713,7 @@ var rb516 = &Check{
 	Fix:    "FX26",
 	run: func(p *pass) {
 		rulesEach(p, func(l *line) {
-			if !utf8.ValidString(l.value) {
+			if !utf8.ValidString(p.src[l.Span.Start.Offset:l.Span.End.Offset]) {
 				return // RB203's line
 			}
 			enc := func(r rune) bool { return r >= 0x80 && !rulesOwnCheck(r) }
