@@ -26,6 +26,9 @@ const otherBot = "OtherBot-lint-probe"
 // files (a 500 KiB file has some 20,000 rules).
 const maxProbes = 1 << 15
 
+// probeOrigin is put before probe paths that start with "//".
+const probeOrigin = "http://lint.invalid"
+
 // maxCrossProbes bounds the wildcard-by-rule pairs probeURLs crosses.
 const maxCrossProbes = 1 << 17
 
@@ -90,6 +93,11 @@ func probeURLs(files ...*syntax.File) []string {
 		if s == "" || s[0] != '/' {
 			s = "/" + s
 		}
+		if strings.HasPrefix(s, "//") {
+			// Alone, "//x" is a network-path reference (host x): give
+			// the path a host so that it is read as a path.
+			s = probeOrigin + s
+		}
 		set[s] = true
 	}
 	var values, wild []string
@@ -127,6 +135,7 @@ func probeURLs(files ...*syntax.File) []string {
 			tail := strings.ReplaceAll(w[strings.IndexByte(w, '*'):], "*", "")
 			for _, v := range values {
 				add(strings.ReplaceAll(v, "*", "") + tail)
+				add(strings.ReplaceAll(v, "*", "") + "/x-probe" + tail)
 			}
 		}
 	}
