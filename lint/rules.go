@@ -138,7 +138,7 @@ var rb502 = &Check{
 				nv = "/" // "*" and "/" match the same paths with the same length
 			}
 			class := Preserving
-			if !gd.keepsLM(l.num-1, nv, false, !strings.HasPrefix(l.value, "*/")) {
+			if !gd.keepsLM(l.num-1, nv, false, !strings.HasPrefix(strings.TrimLeft(l.value, "*"), "/")) {
 				// The extra octet wins a tie the old pattern lost.
 				class = Intent
 			}
@@ -366,7 +366,9 @@ var rb509 = &Check{
 			// A blank before the star would end the value once the star is
 			// gone, and the pattern would change: no fix then.
 			nv := v[:len(v)-1]
-			if c := nv[len(nv)-1]; c != ' ' && c != '\t' && gd.keepsLM(l.num-1, nv, false, true) {
+			// Nor when a "$" would become the last character: it would
+			// start anchoring the pattern.
+			if c := nv[len(nv)-1]; c != ' ' && c != '\t' && c != '$' && gd.keepsLM(l.num-1, nv, false, true) {
 				d.suggest("FX27", Preserving, "drop the trailing \"*\"",
 					Edit{Start: l.Value.End.Offset - 1, End: l.Value.End.Offset})
 			}
@@ -486,14 +488,15 @@ var rb512 = &Check{
 	After:  "User-agent: *\nDisallow: /a\n",
 	Fix:    "FX30",
 	run: func(p *pass) {
+		gd := rulesNewGuard(p)
 		for gi := range p.groups {
-			rb512Group(p, &p.groups[gi])
+			rb512Group(p, gd, &p.groups[gi])
 		}
 	},
 }
 
 // rb512Group reports the covered rules of group g.
-func rb512Group(p *pass, g *group) {
+func rb512Group(p *pass, gd *rulesGuard, g *group) {
 	type key struct {
 		allow bool
 		val   string
@@ -551,7 +554,11 @@ func rb512Group(p *pass, g *group) {
 		}
 		switch state {
 		case rulesSorted:
-			d.suggest("FX29", Preserving, "remove the covered rule", rulesDrop(p, l))
+			// Another group of the same robot may hold a rule that only
+			// this one outranks (RFC 9309 merges the groups).
+			if gd.keepsLM(r.line, "", true, false) {
+				d.suggest("FX29", Preserving, "remove the covered rule", rulesDrop(p, l))
+			}
 		case rulesSortable:
 			d.suggest("FX30", PreservingGoogle, "sort the group's rules by specificity first", sortEdit)
 		}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -250,25 +251,38 @@ func rulesAffordable(s *rulesSet, candidates int) bool {
 	return len(s.wild)*candidates <= rulesBudget
 }
 
-// rulesUnit returns the rules that decide for the robots of group g: its
-// own and those of every other group naming one of its agents, as RFC 9309
-// merges them.
-func rulesUnit(p *pass, g *group) *rulesSet {
-	keys := map[string]bool{}
+// rulesUnits returns the rule sets that decide for the robots of group g,
+// one per distinct set: for each agent of g, the rules of every group
+// naming that agent, as RFC 9309 merges them.
+func rulesUnits(p *pass, g *group) [][]int {
+	var out [][]int
+	seen := map[string]bool{}
 	for _, i := range g.agents {
-		keys[p.lines[i].agent] = true
+		key := p.lines[i].agent
+		var groups []int
+		sig := ""
+		for gi := range p.groups {
+			for _, j := range p.groups[gi].agents {
+				if p.lines[j].agent == key {
+					groups = append(groups, gi)
+					sig += fmt.Sprint(gi, ",")
+					break
+				}
+			}
+		}
+		if !seen[sig] {
+			seen[sig] = true
+			out = append(out, groups)
+		}
 	}
+	return out
+}
+
+// rulesSetOf returns the rules of the groups gs, in file order.
+func rulesSetOf(p *pass, gs []int) *rulesSet {
 	var rules []rulesRule
-	for gi := range p.groups {
-		o := &p.groups[gi]
-		shared := gi == g.index
-		for _, i := range o.agents {
-			shared = shared || keys[p.lines[i].agent]
-		}
-		if !shared {
-			continue
-		}
-		for _, i := range o.rules {
+	for _, gi := range gs {
+		for _, i := range p.groups[gi].rules {
 			rules = append(rules, rulesMake(p, i))
 		}
 	}
@@ -278,8 +292,9 @@ func rulesUnit(p *pass, g *group) *rulesSet {
 // rulesGuard answers keepsLM for the checks of one run, keeping what it
 // builds for each group: the evaluation set and its candidates.
 type rulesGuard struct {
-	p     *pass
-	units map[int]*rulesGuardUnit
+	p      *pass
+	units  map[string]*rulesGuardUnit // by the groups' indexes
+	ofLine map[int][]*rulesGuardUnit  // by group index
 }
 
 // rulesGuardUnit is the cached evaluation set of one group.
@@ -287,6 +302,9 @@ type rulesGuardUnit struct {
 	s     *rulesSet
 	cands []string    // sorted
 	at    map[int]int // line index → rule index in s
+	// sg is s with Google's implicit index.html Allows, nil when it has
+	// none.
+	sg *rulesSet
 	// cheap is false when the group is too large to compare (see
 	// rulesAffordable): its guards answer false, whatever else changes,
 	// so that every round of the fixer decides alike.
@@ -300,24 +318,74 @@ const rulesGuardLimit = 1_000_000
 
 // rulesNewGuard returns a guard for one run of a check over p.
 func rulesNewGuard(p *pass) *rulesGuard {
-	return &rulesGuard{p: p, units: map[int]*rulesGuardUnit{}}
+	return &rulesGuard{p: p, units: map[string]*rulesGuardUnit{}, ofLine: map[int][]*rulesGuardUnit{}}
 }
 
-// unit returns the cached set of group gi.
-func (gd *rulesGuard) unit(gi int) *rulesGuardUnit {
-	if u, ok := gd.units[gi]; ok {
-		return u
+// unitsOf returns the cached sets that decide for the robots of group gi.
+func (gd *rulesGuard) unitsOf(gi int) []*rulesGuardUnit {
+	if us, ok := gd.ofLine[gi]; ok {
+		return us
 	}
-	s := rulesUnit(gd.p, &gd.p.groups[gi])
+	var us []*rulesGuardUnit
+	for _, gs := range rulesUnits(gd.p, &gd.p.groups[gi]) {
+		sig := fmt.Sprint(gs)
+		u, ok := gd.units[sig]
+		if !ok {
+			u = gd.newUnit(rulesSetOf(gd.p, gs))
+			gd.units[sig] = u
+		}
+		us = append(us, u)
+	}
+	gd.ofLine[gi] = us
+	return us
+}
+
+// newUnit prepares the set s for the guard.
+func (gd *rulesGuard) newUnit(s *rulesSet) *rulesGuardUnit {
 	u := &rulesGuardUnit{s: s, at: map[int]int{}}
 	u.cands = append(rulesCandidates(s.rules), "/robots.txt")
 	sort.Strings(u.cands)
 	u.cheap = rulesAffordable(s, len(u.cands))
+	// The guard evaluates with Google's normalisation; where RFC 9309's
+	// reads a value differently (a non-final "$", escapes of unreserved
+	// characters, characters a URI may not hold) it cannot vouch for RFC
+	// robots.
+	for k := range s.rules {
+		if v := gd.p.lines[s.rules[k].line].value; v != "" && rulesRFCDiffers(v) {
+			u.cheap = false
+			break
+		}
+	}
 	for k := range s.rules {
 		u.at[s.rules[k].line] = k
 	}
-	gd.units[gi] = u
+	// Google's view adds the implicit "Allow: dir/$" of index.htm(l)
+	// Allows (RB523); RFC 9309's does not: the guard checks both.
+	var imp []rulesRule
+	for k := range s.rules {
+		if r := rulesImplicit(&s.rules[k]); r != nil {
+			imp = append(imp, *r)
+		}
+	}
+	if len(imp) > 0 {
+		u.sg = rulesNewSet(append(append([]rulesRule(nil), s.rules...), imp...))
+		for i := range imp {
+			u.cands = append(u.cands, rulesCandidatesOf(imp[i].val)...)
+		}
+		sort.Strings(u.cands)
+	}
 	return u
+}
+
+// rulesImplicit returns the Allow Google adds for an index.htm(l) Allow
+// r ("dir/$" for "dir/index.html"), nil when there is none.
+func rulesImplicit(r *rulesRule) *rulesRule {
+	if !rulesIndexAllow(r) {
+		return nil
+	}
+	i := strings.LastIndexByte(r.val, '/')
+	imp := rulesRuleOf(r.line, true, r.val[:i+1]+"$")
+	return &imp
 }
 
 // rulesLitPrefix is the part of a normalised value every path it matches
@@ -347,7 +415,16 @@ func (gd *rulesGuard) keepsLM(i int, newVal string, remove, sameMatch bool) bool
 	if l.orphan || l.group < 0 || !l.dir.rule() {
 		return true
 	}
-	u := gd.unit(l.group)
+	for _, u := range gd.unitsOf(l.group) {
+		if !gd.keepsLMIn(u, i, newVal, remove, sameMatch) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepsLMIn is keepsLM for the robots that read the set u.
+func (gd *rulesGuard) keepsLMIn(u *rulesGuardUnit, i int, newVal string, remove, sameMatch bool) bool {
 	at, ok := u.at[i]
 	if !ok {
 		return true
@@ -361,19 +438,31 @@ func (gd *rulesGuard) keepsLM(i int, newVal string, remove, sameMatch bool) bool
 	if remove {
 		repl.val = ""
 	}
-	if sameMatch {
+	if sameMatch && rulesImplicit(&old) == nil && rulesImplicit(&repl) == nil {
 		lo, hi := min(len(old.val), len(repl.val)), max(len(old.val), len(repl.val))
 		near := false
-		for k := range s.rules {
-			r := &s.rules[k]
+		ns := s // Google's implicit Allows count too
+		if u.sg != nil {
+			ns = u.sg
+		}
+		for k := range ns.rules {
+			r := &ns.rules[k]
 			near = near || r.allow != old.allow && r.val != "" && lo <= len(r.val) && len(r.val) <= hi
 		}
 		if !near {
 			return true
 		}
 	}
+	// The versions of the rule, and of its implicit Allow: only paths one
+	// of them matches can change verdict.
+	versions := []*rulesRule{&old, &repl}
+	for _, r := range []*rulesRule{rulesImplicit(&old), rulesImplicit(&repl)} {
+		if r != nil {
+			versions = append(versions, r)
+		}
+	}
 	var cands []string
-	for _, r := range []*rulesRule{&old, &repl} {
+	for _, r := range versions {
 		if r.val == "" {
 			continue
 		}
@@ -385,37 +474,66 @@ func (gd *rulesGuard) keepsLM(i int, newVal string, remove, sameMatch bool) bool
 			cands = append(cands, u.cands[k])
 		}
 		cands = append(cands, rulesCandidatesOf(r.val)...)
+		cs := s // crossed with Google's implicit Allows too
+		if u.sg != nil {
+			cs = u.sg
+		}
 		if r.kind == rulesWild {
-			for k := range s.rules {
-				cands = rulesAppendCross(cands, &s.rules[k], r)
+			for k := range cs.rules {
+				cands = rulesAppendCross(cands, &cs.rules[k], r)
 			}
 		} else {
-			for _, k := range s.wild {
-				cands = rulesAppendCross(cands, &s.rules[k], r)
+			for _, k := range cs.wild {
+				cands = rulesAppendCross(cands, &cs.rules[k], r)
 			}
 		}
 	}
-	// Only paths a version of the rule matches can change verdict.
 	n := 0
 	for _, c := range cands {
-		if old.matches(c) || repl.matches(c) {
-			cands[n] = c
-			n++
+		for _, r := range versions {
+			if r.matches(c) {
+				cands[n] = c
+				n++
+				break
+			}
 		}
 	}
 	if n*(1+len(s.wild)) > rulesGuardLimit {
 		return false
 	}
+	var replG []*rulesRule // the new version in Google's view
+	if repl.val != "" {
+		replG = append(replG, &repl)
+		if r := rulesImplicit(&repl); r != nil {
+			replG = append(replG, r)
+		}
+	}
+	// Copies of the rule go with it: FX16 may remove them in the same
+	// round, and what the copies kept must not be counted on.
+	gone := map[int]bool{}
+	for k := range s.rules {
+		if r := &s.rules[k]; r.allow == old.allow && r.val == old.val {
+			gone[r.line] = true
+		}
+	}
+	var replS []*rulesRule
+	if repl.val != "" {
+		replS = replG[:1]
+	}
 	for _, c := range cands[:n] {
-		if rulesVerdict(s, s.lm(c)) != s.lmWith(c, at, &repl) {
+		if rulesVerdict(s, s.lm(c)) != s.lmLine(c, gone, replS) {
+			return false
+		}
+		if u.sg != nil && rulesVerdict(u.sg, u.sg.lm(c)) != u.sg.lmLine(c, gone, replG) {
 			return false
 		}
 	}
 	return true
 }
 
-// lmWith returns LM's verdict for u when rule at is replaced by repl.
-func (s *rulesSet) lmWith(u string, at int, repl *rulesRule) bool {
+// lmLine returns LM's verdict for u when the rules of the lines gone are
+// replaced by repl.
+func (s *rulesSet) lmLine(u string, gone map[int]bool, repl []*rulesRule) bool {
 	var best *rulesRule
 	consider := func(r *rulesRule) {
 		if best == nil || rulesBetter(r, best) {
@@ -423,12 +541,14 @@ func (s *rulesSet) lmWith(u string, at int, repl *rulesRule) bool {
 		}
 	}
 	s.each(u, func(k int) {
-		if k != at {
+		if !gone[s.rules[k].line] {
 			consider(&s.rules[k])
 		}
 	})
-	if repl.matches(u) {
-		consider(repl)
+	for _, r := range repl {
+		if r.matches(u) {
+			consider(r)
+		}
 	}
 	return best == nil || best.allow
 }
@@ -531,10 +651,29 @@ func rulesAppendCross(cands []string, a, b *rulesRule) []string {
 	for _, xy := range [2][2]*rulesRule{{a, b}, {b, a}} {
 		x, y := xy[0], xy[1]
 		if i := strings.IndexByte(y.val, '*'); i >= 0 && x.val != "" {
-			if u := rulesLiteral(x.val) + rulesLiteral(y.val[i:]); strings.HasPrefix(u, "/") {
-				cands = append(cands, u, u+rulesMarker)
+			// Also with the marker between them, out of reach of a third
+			// rule that happens to match where the two meet.
+			lx, ty := rulesLiteral(x.val), rulesLiteral(y.val[i:])
+			if u := lx + ty; strings.HasPrefix(u, "/") {
+				cands = append(cands, u, u+rulesMarker, lx+rulesMarker+ty)
 			}
 		}
 	}
 	return cands
+}
+
+// rulesRFCDiffers reports whether RFC 9309's normalisation of the rule
+// value v differs from Google's.
+func rulesRFCDiffers(v string) bool {
+	if !pattern.NeedsRFC(v, pattern.Rule) && !pattern.NeedsGoogle(v) {
+		return false
+	}
+	return string(pattern.AppendRFC(nil, v, pattern.Rule)) != rulesNorm(v)
+}
+
+// rulesIndexAllow reports whether r is an Allow to which Google adds an
+// implicit "Allow: dir/$": its last segment starts with "index.htm".
+func rulesIndexAllow(r *rulesRule) bool {
+	i := strings.LastIndexByte(r.val, '/')
+	return r.allow && i >= 0 && strings.HasPrefix(r.val[i:], "/index.htm")
 }
