@@ -27,6 +27,12 @@ const otherBot = "OtherBot-lint-probe"
 // files (a 500 KiB file has some 20,000 rules).
 const maxProbes = 1 << 15
 
+// probeOrigin is put before probe paths that start with "//".
+const probeOrigin = "http://lint.invalid"
+
+// maxCrossProbes bounds the wildcard-by-rule pairs probeURLs crosses.
+const maxCrossProbes = 1 << 17
+
 // equivProfiles are the profiles whose reading the fixer must keep
 // (checker-rules §H): Google's and RFC 9309's.
 var equivProfiles = []robots.Profile{robots.Google, robots.RFC9309}
@@ -91,8 +97,14 @@ func probeURLs(files ...*syntax.File) []string {
 		if s == "" || s[0] != '/' {
 			s = "/" + s
 		}
+		if strings.HasPrefix(s, "//") {
+			// Alone, "//x" is a network-path reference (host x): give
+			// the path a host so that it is read as a path.
+			s = probeOrigin + s
+		}
 		set[s] = true
 	}
+	var values, wild []string
 	for _, f := range files {
 		for i := range f.Lines {
 			l := &f.Lines[i]
@@ -101,6 +113,10 @@ func probeURLs(files ...*syntax.File) []string {
 			}
 			v := f.Text(l.Value)
 			v = strings.TrimSuffix(v, "$")
+			values = append(values, v)
+			if strings.Contains(v, "*") {
+				wild = append(wild, v)
+			}
 			for _, star := range []string{"", "/x-probe"} {
 				p := strings.ReplaceAll(v, "*", star)
 				add(p)
@@ -111,6 +127,19 @@ func probeURLs(files ...*syntax.File) []string {
 				} else if d, ok := strings.CutSuffix(p, "index.htm"); ok {
 					add(d)
 				}
+			}
+		}
+	}
+	// Where a wildcard lets one rule reach another's path: each value
+	// followed by what a wildcard value has after its first "*"
+	// ("/docs" and "/*.pdf" meet at "/docs.pdf", which the probes above
+	// miss), while the pairs are few enough.
+	if len(wild)*len(values) <= maxCrossProbes {
+		for _, w := range wild {
+			tail := strings.ReplaceAll(w[strings.IndexByte(w, '*'):], "*", "")
+			for _, v := range values {
+				add(strings.ReplaceAll(v, "*", "") + tail)
+				add(strings.ReplaceAll(v, "*", "") + "/x-probe" + tail)
 			}
 		}
 	}
