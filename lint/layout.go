@@ -40,9 +40,9 @@ func Format(src []byte) ([]byte, error) {
 		}
 		b.WriteString(p.canonical(&p.lines[i]) + "\n")
 	}
-	p.attachComments()
-
-	// Leading comments: those before the first line that is not one.
+	// The header is the comments above the first line that is not one,
+	// up to the last blank line before it; the comments after that blank
+	// line belong to the first line.
 	first := len(p.lines)
 	for i := range p.lines {
 		if k := p.lines[i].Kind; k != syntax.BlankLine && k != syntax.CommentLine {
@@ -50,10 +50,21 @@ func Format(src []byte) ([]byte, error) {
 			break
 		}
 	}
-	header := p.header(first)
-	for _, c := range header {
-		b.WriteString(c + "\n")
+	split := 0
+	for i := 0; i < first; i++ {
+		if p.lines[i].Kind == syntax.BlankLine {
+			split = i
+		}
 	}
+	if first == len(p.lines) {
+		split = 0 // only comments: they are the trailer
+	}
+	for i := 0; i < split; i++ {
+		if l := &p.lines[i]; l.Kind == syntax.CommentLine {
+			b.WriteString(strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset]) + "\n")
+		}
+	}
+	p.attachComments(split)
 	section := func() {
 		if b.Len() > 0 {
 			b.WriteString("\n")
@@ -116,12 +127,13 @@ func Format(src []byte) ([]byte, error) {
 	return out, nil
 }
 
-// attachComments records, for every line that is not a comment or blank,
-// the comment lines right above it (blank lines between them allowed).
-func (p *pass) attachComments() {
+// attachComments records, for every line from the line from on that is
+// not a comment or blank, the comment lines right above it (blank lines
+// between them allowed).
+func (p *pass) attachComments(from int) {
 	p.leading = make(map[int][]string)
 	var run []string
-	for i := range p.lines {
+	for i := from; i < len(p.lines); i++ {
 		l := &p.lines[i]
 		switch l.Kind {
 		case syntax.CommentLine:
@@ -134,21 +146,6 @@ func (p *pass) attachComments() {
 			}
 		}
 	}
-}
-
-// header returns the comment lines before line first that are not
-// attached to it: all of them when a blank line separates the last one
-// from first, else none (they are first's own).
-func (p *pass) header(first int) []string {
-	if first == len(p.lines) || first == 0 {
-		return nil
-	}
-	if p.lines[first-1].Kind == syntax.BlankLine {
-		h := p.leading[first]
-		delete(p.leading, first)
-		return h
-	}
-	return nil
 }
 
 // trailing returns the comment lines after the last line that is not a
