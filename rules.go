@@ -278,19 +278,23 @@ func (r *Rules) first(set *ruleset, path string, open bool) int {
 // or its tail.
 func (r *Rules) scan(lo, hi uint32, path string, open bool, ph uint64, bound *rule) int {
 	rs := r.rules[lo:hi]
-	bn := -1 // rules shorter than the bound cannot decide over it
-	if bound != nil {
-		bn = int(bound.n)
-	}
 	var sig uint32
 	sigDone := false
-	for i := range rs {
-		ru := &rs[i]
-		if int(ru.n) <= bn && (int(ru.n) < bn || !better(ru, bound)) {
-			return -1
+	for i := 0; i < len(rs); i++ {
+		// Most rules fail the head test: a loop of its own keeps it to
+		// loads and a compare.
+		for i < len(rs) && ph&rs[i].mask() != rs[i].head {
+			i++
 		}
-		if ph&ru.mask() != ru.head {
-			continue
+		if i == len(rs) {
+			break
+		}
+		ru := &rs[i]
+		// The rules are sorted best-first: once one does not decide over
+		// bound, none after it does, so only rules that pass the head test
+		// need the bound test.
+		if bound != nil && !better(ru, bound) {
+			return -1
 		}
 		n := int(ru.n)
 		switch {
