@@ -409,6 +409,16 @@ func pathOf(url string, nul bool) (p string, slash bool) {
 // pathIndex returns the index of the first octet of url's path,
 // parameters or query, or -1 when it has none.
 func pathIndex(url string) int {
+	if len(url) >= 8 {
+		// Most URLs are absolute http or https URLs: one load and compare
+		// skips their scheme, as the test for "://" below would.
+		switch v := octets.Load(url, 0); {
+		case v == https:
+			return pathAt(url, indexDelim(url, 8))
+		case v&(1<<56-1) == http:
+			return pathAt(url, indexDelim(url, 7))
+		}
+	}
 	start := 0
 	if strings.HasPrefix(url, "//") {
 		start = 2 // a network-path reference: the authority follows
@@ -420,6 +430,20 @@ func pathIndex(url string) int {
 	if i > start && url[i] == '/' && url[i-1] == ':' && i+1 < len(url) && url[i+1] == '/' {
 		i = indexDelim(url, i+2)
 	}
+	return pathAt(url, i)
+}
+
+// The schemes that pathIndex recognises with one compare, as octets.Load
+// reads them.
+const (
+	https = 0x2F2F3A7370747468 // "https://"
+	http  = 0x2F2F3A70747468   // "http://"
+)
+
+// pathAt returns i, the index of the first delimiter after url's
+// authority, or -1 when the URL has no path there: no delimiter, or a '#'
+// that starts the fragment.
+func pathAt(url string, i int) int {
 	if i < 0 || url[i] == '#' {
 		return -1
 	}
@@ -432,7 +456,7 @@ func indexDelim(s string, from int) int {
 	i := from
 	for ; i+8 <= len(s); i += 8 {
 		v := octets.Load(s, i)
-		if m := octets.Eq(v, '/') | octets.Eq(v, '?') | octets.Eq(v, ';') | octets.Eq(v, '#'); m != 0 {
+		if m := delims(v); m != 0 {
 			return i + octets.First(m)
 		}
 	}
@@ -441,7 +465,7 @@ func indexDelim(s string, from int) int {
 		// none of the four: one more load instead of a loop of up to seven
 		// unpredictable steps.
 		v := octets.Load(s, len(s)-8)
-		if m := octets.Eq(v, '/') | octets.Eq(v, '?') | octets.Eq(v, ';') | octets.Eq(v, '#'); m != 0 {
+		if m := delims(v); m != 0 {
 			return len(s) - 8 + octets.First(m)
 		}
 		return -1
@@ -452,6 +476,13 @@ func indexDelim(s string, from int) int {
 		}
 	}
 	return -1
+}
+
+// delims marks the first '/', '?', ';' or '#' of v as octets.Eq marks an
+// octet. '/' (0x2F) and '?' (0x3F) differ only in bit 4: setting it in
+// every octet finds both with one test.
+func delims(v uint64) uint64 {
+	return octets.Eq(v|0x10*octets.Ones, '?') | octets.Eq(v, ';') | octets.Eq(v, '#')
 }
 
 // indexEnd returns the index of the first '#' of s at or after from, or of
