@@ -325,13 +325,25 @@ func (r *Rules) scan(lo, hi uint32, path string, open bool, ph uint64, bound *ru
 			if open {
 				path, open = path[:indexEnd(path, 0, r.sem.cPath)], false
 			}
-			if !pattern.Match(path, r.text[ru.off:int(ru.off)+n]) {
+			if !r.matchStar(ru, path) {
 				continue
 			}
 		}
 		return int(lo) + i
 	}
 	return -1
+}
+
+// matchStar reports whether the wildcard rule ru matches path, whose
+// first ru.lit() octets equal the pattern's. Unless the stored length was
+// capped, they are all the octets before the first '*', which need not be
+// compared again.
+func (r *Rules) matchStar(ru *rule, path string) bool {
+	pat := r.text[ru.off : int(ru.off)+int(ru.n)]
+	if lit := ru.lit(); lit < ruleLitMax {
+		return pattern.MatchStar(path[lit:], pat[lit+1:])
+	}
+	return pattern.Match(path, pat)
 }
 
 // path returns the part of url that rules are matched against, normalised
