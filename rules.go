@@ -84,7 +84,12 @@ func (r *Rules) allowedPath(set int32, path string) bool {
 // lookup returns the ruleset and first group for agent: those of the groups
 // that name it, else those of the "*" groups, else -1.
 func (r *Rules) lookup(agent string) (set, group int32) {
-	if set, group, ok := r.entry(agent); ok {
+	// entry, written out: small enough to inline into Allowed.
+	if !r.firstRecord {
+		if e := r.find(agent); e != nil {
+			return e.set, e.group
+		}
+	} else if set, group, ok := r.record(agent); ok {
 		return set, group
 	}
 	return r.global - 1, r.globalGroup - 1
@@ -173,7 +178,10 @@ func (r *Rules) find(agent string) *agentEntry {
 		case k > e.key:
 			c = 1
 		default:
-			c = compareFold(agent, r.text[e.off:e.off+e.n])
+			// Equal keys: the first min(8, lengths) octets agree.
+			t := r.text[e.off : e.off+e.n]
+			p := min(8, len(agent), len(t))
+			c = compareFold(agent[p:], t[p:])
 		}
 		if c == 0 {
 			return e
@@ -245,7 +253,10 @@ func compareFold(s, t string) int {
 // rest; and a prefix test cannot see past its pattern's length.
 func (r *Rules) first(set *ruleset, path string, open bool) int {
 	ph := load8(path)
-	best := r.scan(set.lo, set.wild, path, open, ph, nil)
+	best := -1
+	if set.lo < set.wild { // indexed sets often have no rule for every path
+		best = r.scan(set.lo, set.wild, path, open, ph, nil)
+	}
 	if set.wild == set.hi || len(path) < 2 || path[0] != '/' {
 		return best
 	}
