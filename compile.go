@@ -2,6 +2,7 @@ package robots
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -316,6 +317,7 @@ type builder struct {
 }
 
 type tokGroup struct {
+	key   uint64 // foldKey of the token: most comparisons end there
 	tok   span
 	group int32
 }
@@ -555,10 +557,24 @@ func (b *builder) planMerged(r *Rules) {
 			}
 			t := b.str(productToken(v))
 			lowerASCII(b.arena[t.off : t.off+t.n])
-			b.tg = append(b.tg, tokGroup{t, int32(gi)})
+			b.tg = append(b.tg, tokGroup{foldKey(b.view(t)), t, int32(gi)})
 		}
 	}
-	slices.SortStableFunc(b.tg, func(x, y tokGroup) int { return strings.Compare(b.view(x.tok), b.view(y.tok)) })
+	// By token, and for equal tokens in file order (by group, then by
+	// offset in the arena, which grows in file order): what a stable sort
+	// by token gives, with an unstable sort and mostly integer compares.
+	slices.SortFunc(b.tg, func(x, y tokGroup) int {
+		if x.key != y.key {
+			return cmp.Compare(x.key, y.key)
+		}
+		if c := strings.Compare(b.view(x.tok), b.view(y.tok)); c != 0 {
+			return c
+		}
+		if x.group != y.group {
+			return cmp.Compare(x.group, y.group)
+		}
+		return cmp.Compare(x.tok.off, y.tok.off)
+	})
 	for i := 0; i < len(b.tg); {
 		gsLo := len(b.gs)
 		j := i

@@ -92,18 +92,26 @@ func indexLine(src string, from int) (end, stop, colon int) {
 			i = n - 8
 		}
 		v := octets.Load(src, i)
-		// Masks of the first terminator (e), of the first NUL or '#'
-		// before it (m), and of the first ':' before both (c).
-		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
-		m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e)
+		var c uint64 // the ':' of this word, until one is found
 		if colon < 0 {
-			if c := octets.Eq(v, ':') & below(e) & below(m); c != 0 {
-				colon = i + octets.First(c)
+			c = octets.Eq(v, ':')
+		}
+		// Most words hold no mark: one test for octets below 0x0E (NUL,
+		// '\n', '\r' and rarer controls) or a '#' passes over them.
+		if octets.AnyBelow(v, 0x0E) || octets.Eq(v, '#') != 0 {
+			// Masks of the first terminator (e), of the first NUL or '#'
+			// before it (m), and of the first ':' before both (c).
+			e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
+			if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e); m|e != 0 {
+				if c &= below(e) & below(m); c != 0 {
+					colon = i + octets.First(c)
+				}
+				end, stop = lineEnd(src, i, e, m)
+				return end, stop, colon
 			}
 		}
-		if m|e != 0 {
-			end, stop = lineEnd(src, i, e, m)
-			return end, stop, colon
+		if c != 0 {
+			colon = i + octets.First(c)
 		}
 		if i+8 == n {
 			return n, n, colon
