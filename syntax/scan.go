@@ -171,10 +171,14 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 	*l = Line{}
 	// Positions on this line: column = offset - col0.
 	col0 := lineStart - 1
-	span := func(a, b int) Span {
-		return Span{Pos{Offset: a, Line: line, Col: a - col0}, Pos{Offset: b, Line: line, Col: b - col0}}
+	// span sets *s to [a, b) field by field: a Span value would be built
+	// on the stack with 8-byte stores and copied with 16-byte loads, which
+	// cannot take their data from those stores and wait for them.
+	span := func(s *Span, a, b int) {
+		s.Start.Offset, s.Start.Line, s.Start.Col = a, line, a-col0
+		s.End.Offset, s.End.Line, s.End.Col = b, line, b-col0
 	}
-	l.Span = span(start, end)
+	span(&l.Span, start, end)
 
 	// Only the first MaxLineLen bytes are read, and only up to a NUL.
 	read := end
@@ -197,7 +201,7 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 			read = body + i
 			l.Flags |= NUL
 		}
-		l.Comment = span(body, read)
+		span(&l.Comment, body, read)
 	}
 	a, b := start, body
 	for a < b && isSpace(src[a]) {
@@ -247,8 +251,8 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 		vs++
 	}
 	l.Kind = DirectiveLine
-	l.Key = span(a, ke)
-	l.Value = span(vs, b)
+	span(&l.Key, a, ke)
+	span(&l.Value, vs, b)
 	f, lenient := classify(src[a:ke])
 	l.Field = f
 	if lenient {
