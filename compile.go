@@ -94,12 +94,21 @@ func (ru *rule) lit() int { return int(ru.flags >> ruleLitShift) }
 // mask returns the mask of ru's significant head octets.
 func (ru *rule) mask() uint64 { return headMask[ru.flags>>ruleHeadShift&15] }
 
-// newRule compiles the pattern p in one pass: its kind, literal prefix,
-// signature and head. raw reports whether p holds a '%' or a non-ASCII
-// octet: octets that Google's normalisation may rewrite; a pattern without
-// them is already in Google's form.
+// newRule compiles the pattern p into a new rule; see rule.set.
 func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
-	ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line}
+	raw = ru.set(p, off, line, allow)
+	return ru, raw
+}
+
+// set compiles the pattern p into ru in one pass: its kind, literal
+// prefix, signature and head. raw reports whether p holds a '%' or a
+// non-ASCII octet: octets that Google's normalisation may rewrite; a
+// pattern without them is already in Google's form.
+//
+// It writes ru in place: a rule returned by value is spilled with narrow
+// stores and copied with 16-byte loads, which stall store forwarding.
+func (ru *rule) set(p string, off int, line int32, allow bool) (raw bool) {
+	*ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line}
 	m := len(p) // octets before a final '$'
 	exact := m > 0 && p[m-1] == '$'
 	if exact {
@@ -152,19 +161,19 @@ func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
 	if allow {
 		ru.flags |= ruleAllow
 	}
-	return ru, or&(0x80*octets.Ones) != 0 || pct != 0
+	return or&(0x80*octets.Ones) != 0 || pct != 0
 }
 
-// literalRule compiles p as a prefix of octets: '*' and '$' have no
-// meaning (the 1994 standard and the 1996 draft have no wildcards).
-func literalRule(p string, off int, line int32, allow bool) rule {
+// setLiteral compiles p into ru as a prefix of octets: '*' and '$' have
+// no meaning (the 1994 standard and the 1996 draft have no wildcards). It
+// writes ru in place, as set does.
+func (ru *rule) setLiteral(p string, off int, line int32, allow bool) {
 	h := min(len(p), 8)
-	ru := rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line, head: load8(p[:h]),
+	*ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line, head: load8(p[:h]),
 		flags: ruleLiteral | uint16(h)<<ruleHeadShift | uint16(min(len(p), ruleLitMax))<<ruleLitShift}
 	if allow {
 		ru.flags |= ruleAllow
 	}
-	return ru
 }
 
 // load8 returns up to the first 8 octets of p, little-endian, zero-padded.
@@ -443,13 +452,18 @@ func isTokenChar(c byte) bool {
 }
 
 func (b *builder) rule(val string, line int32, allow bool) {
-	off := len(b.arena)
-	var ru rule
-	switch sem := b.sem; {
-	case sem.noAllow && val == "":
+	sem := b.sem
+	if sem.noAllow && val == "" {
 		// 1994 standard: an empty Disallow forbids nothing; the record
 		// still counts (ruleLines), so the robot does not fall back to "*".
 		return
+	}
+	off := len(b.arena)
+	// The rule is compiled in place (see rule.set), and dropped again if
+	// it can never match.
+	b.raw = append(b.raw, rule{})
+	ru := &b.raw[len(b.raw)-1]
+	switch {
 	case sem.noWildcards:
 		if sem.rawEncoding {
 			b.arena = append(b.arena, val...)
@@ -457,26 +471,24 @@ func (b *builder) rule(val string, line int32, allow bool) {
 			// '*' and '$' are data, normalised as in a URL's path.
 			b.arena = pattern.AppendRFC(b.arena, val, pattern.Path)
 		}
-		ru = literalRule(b.tail(off), off, line, allow)
+		ru.setLiteral(b.tail(off), off, line, allow)
 	case sem.rfcEncoding:
 		b.arena = pattern.AppendRFC(b.arena, val, pattern.Rule)
-		ru, _ = newRule(b.tail(off), off, line, allow)
+		ru.set(b.tail(off), off, line, allow)
 	default:
-		r, raw := newRule(val, off, line, allow)
-		if !raw {
-			ru = r
+		if !ru.set(val, off, line, allow) {
 			b.arena = append(b.arena, val...) // already in Google's form
 			break
 		}
 		b.arena = pattern.AppendGoogle(b.arena, val)
-		ru, _ = newRule(b.tail(off), off, line, allow)
+		ru.set(b.tail(off), off, line, allow)
 	}
 	if ru.never() {
 		// Nor can its index.html variant, which starts with the same octet.
 		b.arena = b.arena[:off]
+		b.raw = b.raw[:len(b.raw)-1]
 		return
 	}
-	b.raw = append(b.raw, ru)
 	pat := b.arena[off:]
 	if allow && b.sem.indexHTML {
 		// google/robotstxt HandleAllow: "Allow: /d/index.html" also allows
@@ -485,8 +497,8 @@ func (b *builder) rule(val string, line int32, allow bool) {
 			o2 := len(b.arena)
 			b.arena = append(b.arena, b.arena[off:off+i+1]...)
 			b.arena = append(b.arena, '$')
-			ru, _ := newRule(b.tail(o2), o2, line, true)
-			b.raw = append(b.raw, ru)
+			b.raw = append(b.raw, rule{})
+			b.raw[len(b.raw)-1].set(b.tail(o2), o2, line, true)
 		}
 	}
 }
