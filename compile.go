@@ -389,10 +389,13 @@ func (b *builder) line(text string, l *syntax.Line) {
 	switch f {
 	case syntax.UserAgent:
 		if len(b.groups) == 0 || b.inRules || !b.open {
-			b.groups = append(b.groups, group{line: line,
-				agLo: uint32(len(b.agents)), agHi: uint32(len(b.agents)),
-				ruleLo: uint32(len(b.raw)), ruleHi: uint32(len(b.raw)),
-				extLo: uint32(len(b.exts)), extHi: uint32(len(b.exts))})
+			// Appended empty and filled in place: see rule.set.
+			b.groups = append(b.groups, group{})
+			g := &b.groups[len(b.groups)-1]
+			g.line = line
+			g.agLo, g.agHi = uint32(len(b.agents)), uint32(len(b.agents))
+			g.ruleLo, g.ruleHi = uint32(len(b.raw)), uint32(len(b.raw))
+			g.extLo, g.extHi = uint32(len(b.exts)), uint32(len(b.exts))
 			b.inRules, b.open = false, true
 		}
 		g := &b.groups[len(b.groups)-1]
@@ -540,11 +543,14 @@ func (b *builder) finish() *Rules {
 	r.offs = slices.Clone(b.offs)
 	r.agents = slices.Clone(b.ents)
 	r.groups = make([]groupInfo, len(b.groups))
-	for i, g := range b.groups {
-		r.groups[i] = groupInfo{line: g.line, global: g.global, set: -1,
-			agLo: g.agLo, agHi: g.agHi, extLo: g.extLo, extHi: g.extHi}
+	for i := range b.groups {
+		// Field by field: a groupInfo value would be copied through
+		// stalled store forwarding (see rule.set).
+		g, gi := &b.groups[i], &r.groups[i]
+		gi.line, gi.global, gi.set = g.line, g.global, -1
+		gi.agLo, gi.agHi, gi.extLo, gi.extHi = g.agLo, g.agHi, g.extLo, g.extHi
 		if b.sem.firstRecord {
-			r.groups[i].set = b.gset[i]
+			gi.set = b.gset[i]
 		}
 	}
 	r.agentSpans = slices.Clone(b.agents)
@@ -569,7 +575,10 @@ func (b *builder) planMerged(r *Rules) {
 			}
 			t := b.str(productToken(v))
 			lowerASCII(b.arena[t.off : t.off+t.n])
-			b.tg = append(b.tg, tokGroup{foldKey(b.view(t)), t, int32(gi)})
+			// Appended empty and filled in place: see rule.set.
+			b.tg = append(b.tg, tokGroup{})
+			tg := &b.tg[len(b.tg)-1]
+			tg.key, tg.tok, tg.group = foldKey(b.view(t)), t, int32(gi)
 		}
 	}
 	// By token, and for equal tokens in file order (by group, then by
@@ -595,9 +604,10 @@ func (b *builder) planMerged(r *Rules) {
 				b.gs = append(b.gs, b.tg[j].group)
 			}
 		}
-		t := b.tg[i].tok
-		b.ents = append(b.ents, agentEntry{key: foldKey(b.view(t)), off: t.off, n: t.n,
-			set: b.planSet(gsLo), group: b.gs[gsLo]})
+		set := b.planSet(gsLo)
+		b.ents = append(b.ents, agentEntry{})
+		e, tg := &b.ents[len(b.ents)-1], &b.tg[i]
+		e.key, e.off, e.n, e.set, e.group = tg.key, tg.tok.off, tg.tok.n, set, b.gs[gsLo]
 		i = j
 	}
 	gsLo := len(b.gs)

@@ -168,7 +168,8 @@ func isSpace(c byte) bool {
 // stop and colon are indexLine's: the first NUL or '#' of the line (or
 // end) and the first ':' before it (or -1).
 func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line) {
-	*l = Line{}
+	// Every field of *l but EOL (Scan's) is written once on each way out,
+	// rather than the whole Line zeroed first and then written again.
 	// Positions on this line: column = offset - col0.
 	col0 := lineStart - 1
 	// span sets *s to [a, b) field by field: a Span value would be built
@@ -179,12 +180,13 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 		s.End.Offset, s.End.Line, s.End.Col = b, line, b-col0
 	}
 	span(&l.Span, start, end)
+	var flags Flags
 
 	// Only the first MaxLineLen bytes are read, and only up to a NUL.
 	read := end
 	if read-start > MaxLineLen {
 		read = start + MaxLineLen
-		l.Flags |= TooLong
+		flags |= TooLong
 		stop = min(stop, read)
 		if colon >= read {
 			colon = -1
@@ -193,15 +195,20 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 	// The line is read up to a NUL; its body ends at the first '#' before
 	// that, which starts the comment.
 	body := stop
+	comment := false
 	if body < read && src[body] == 0 {
 		read = body
-		l.Flags |= NUL
+		flags |= NUL
 	} else if body < read {
 		if i := strings.IndexByte(src[body:read], 0); i >= 0 { // a NUL ends the comment too
 			read = body + i
-			l.Flags |= NUL
+			flags |= NUL
 		}
 		span(&l.Comment, body, read)
+		comment = true
+	}
+	if !comment {
+		l.Comment = Span{}
 	}
 	a, b := start, body
 	for a < b && isSpace(src[a]) {
@@ -211,11 +218,11 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 		b--
 	}
 	if a == b {
-		if l.Comment.IsValid() {
-			l.Kind = CommentLine
-		} else {
-			l.Kind = BlankLine
+		kind := BlankLine
+		if comment {
+			kind = CommentLine
 		}
+		l.other(kind, flags)
 		return
 	}
 
@@ -227,7 +234,7 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 	} else {
 		i := strings.IndexAny(src[a:b], " \t")
 		if i < 0 {
-			l.Kind, l.Flags = InvalidLine, l.Flags|NoSeparator
+			l.other(InvalidLine, flags|NoSeparator)
 			return
 		}
 		ke, vs = a+i, a+i
@@ -235,29 +242,34 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 			vs++
 		}
 		if strings.ContainsAny(src[vs:b], " \t") {
-			l.Kind, l.Flags = InvalidLine, l.Flags|NoSeparator
+			l.other(InvalidLine, flags|NoSeparator)
 			return
 		}
-		l.Flags |= MissingColon
+		flags |= MissingColon
 	}
 	for ke > a && isSpace(src[ke-1]) {
 		ke--
 	}
 	if ke == a {
-		l.Kind, l.Flags = InvalidLine, l.Flags|EmptyKey
+		l.other(InvalidLine, flags|EmptyKey)
 		return
 	}
 	for vs < b && isSpace(src[vs]) {
 		vs++
 	}
-	l.Kind = DirectiveLine
 	span(&l.Key, a, ke)
 	span(&l.Value, vs, b)
 	f, lenient := classify(src[a:ke])
-	l.Field = f
 	if lenient {
-		l.Flags |= Lenient
+		flags |= Lenient
 	}
+	l.Kind, l.Field, l.Flags = DirectiveLine, f, flags
+}
+
+// other finishes a line that is not a directive: no field, key or value.
+func (l *Line) other(kind LineKind, flags Flags) {
+	l.Kind, l.Field, l.Flags = kind, Unknown, flags
+	l.Key, l.Value = Span{}, Span{}
 }
 
 // classify returns the field a key names and whether only Google's lenient
