@@ -2,6 +2,7 @@ package robots
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -93,12 +94,21 @@ func (ru *rule) lit() int { return int(ru.flags >> ruleLitShift) }
 // mask returns the mask of ru's significant head octets.
 func (ru *rule) mask() uint64 { return headMask[ru.flags>>ruleHeadShift&15] }
 
-// newRule compiles the pattern p in one pass: its kind, literal prefix,
-// signature and head. raw reports whether p holds a '%' or a non-ASCII
-// octet: octets that Google's normalisation may rewrite; a pattern without
-// them is already in Google's form.
+// newRule compiles the pattern p into a new rule; see rule.set.
 func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
-	ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line}
+	raw = ru.set(p, off, line, allow)
+	return ru, raw
+}
+
+// set compiles the pattern p into ru in one pass: its kind, literal
+// prefix, signature and head. raw reports whether p holds a '%' or a
+// non-ASCII octet: octets that Google's normalisation may rewrite; a
+// pattern without them is already in Google's form.
+//
+// It writes ru in place: a rule returned by value is spilled with narrow
+// stores and copied with 16-byte loads, which stall store forwarding.
+func (ru *rule) set(p string, off int, line int32, allow bool) (raw bool) {
+	*ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line}
 	m := len(p) // octets before a final '$'
 	exact := m > 0 && p[m-1] == '$'
 	if exact {
@@ -151,19 +161,19 @@ func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
 	if allow {
 		ru.flags |= ruleAllow
 	}
-	return ru, or&(0x80*octets.Ones) != 0 || pct != 0
+	return or&(0x80*octets.Ones) != 0 || pct != 0
 }
 
-// literalRule compiles p as a prefix of octets: '*' and '$' have no
-// meaning (the 1994 standard and the 1996 draft have no wildcards).
-func literalRule(p string, off int, line int32, allow bool) rule {
+// setLiteral compiles p into ru as a prefix of octets: '*' and '$' have
+// no meaning (the 1994 standard and the 1996 draft have no wildcards). It
+// writes ru in place, as set does.
+func (ru *rule) setLiteral(p string, off int, line int32, allow bool) {
 	h := min(len(p), 8)
-	ru := rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line, head: load8(p[:h]),
+	*ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line, head: load8(p[:h]),
 		flags: ruleLiteral | uint16(h)<<ruleHeadShift | uint16(min(len(p), ruleLitMax))<<ruleLitShift}
 	if allow {
 		ru.flags |= ruleAllow
 	}
-	return ru
 }
 
 // load8 returns up to the first 8 octets of p, little-endian, zero-padded.
@@ -316,6 +326,7 @@ type builder struct {
 }
 
 type tokGroup struct {
+	key   uint64 // foldKey of the token: most comparisons end there
 	tok   span
 	group int32
 }
@@ -378,10 +389,13 @@ func (b *builder) line(text string, l *syntax.Line) {
 	switch f {
 	case syntax.UserAgent:
 		if len(b.groups) == 0 || b.inRules || !b.open {
-			b.groups = append(b.groups, group{line: line,
-				agLo: uint32(len(b.agents)), agHi: uint32(len(b.agents)),
-				ruleLo: uint32(len(b.raw)), ruleHi: uint32(len(b.raw)),
-				extLo: uint32(len(b.exts)), extHi: uint32(len(b.exts))})
+			// Appended empty and filled in place: see rule.set.
+			b.groups = append(b.groups, group{})
+			g := &b.groups[len(b.groups)-1]
+			g.line = line
+			g.agLo, g.agHi = uint32(len(b.agents)), uint32(len(b.agents))
+			g.ruleLo, g.ruleHi = uint32(len(b.raw)), uint32(len(b.raw))
+			g.extLo, g.extHi = uint32(len(b.exts)), uint32(len(b.exts))
 			b.inRules, b.open = false, true
 		}
 		g := &b.groups[len(b.groups)-1]
@@ -441,13 +455,18 @@ func isTokenChar(c byte) bool {
 }
 
 func (b *builder) rule(val string, line int32, allow bool) {
-	off := len(b.arena)
-	var ru rule
-	switch sem := b.sem; {
-	case sem.noAllow && val == "":
+	sem := b.sem
+	if sem.noAllow && val == "" {
 		// 1994 standard: an empty Disallow forbids nothing; the record
 		// still counts (ruleLines), so the robot does not fall back to "*".
 		return
+	}
+	off := len(b.arena)
+	// The rule is compiled in place (see rule.set), and dropped again if
+	// it can never match.
+	b.raw = append(b.raw, rule{})
+	ru := &b.raw[len(b.raw)-1]
+	switch {
 	case sem.noWildcards:
 		if sem.rawEncoding {
 			b.arena = append(b.arena, val...)
@@ -455,26 +474,24 @@ func (b *builder) rule(val string, line int32, allow bool) {
 			// '*' and '$' are data, normalised as in a URL's path.
 			b.arena = pattern.AppendRFC(b.arena, val, pattern.Path)
 		}
-		ru = literalRule(b.tail(off), off, line, allow)
+		ru.setLiteral(b.tail(off), off, line, allow)
 	case sem.rfcEncoding:
 		b.arena = pattern.AppendRFC(b.arena, val, pattern.Rule)
-		ru, _ = newRule(b.tail(off), off, line, allow)
+		ru.set(b.tail(off), off, line, allow)
 	default:
-		r, raw := newRule(val, off, line, allow)
-		if !raw {
-			ru = r
+		if !ru.set(val, off, line, allow) {
 			b.arena = append(b.arena, val...) // already in Google's form
 			break
 		}
 		b.arena = pattern.AppendGoogle(b.arena, val)
-		ru, _ = newRule(b.tail(off), off, line, allow)
+		ru.set(b.tail(off), off, line, allow)
 	}
 	if ru.never() {
 		// Nor can its index.html variant, which starts with the same octet.
 		b.arena = b.arena[:off]
+		b.raw = b.raw[:len(b.raw)-1]
 		return
 	}
-	b.raw = append(b.raw, ru)
 	pat := b.arena[off:]
 	if allow && b.sem.indexHTML {
 		// google/robotstxt HandleAllow: "Allow: /d/index.html" also allows
@@ -483,8 +500,8 @@ func (b *builder) rule(val string, line int32, allow bool) {
 			o2 := len(b.arena)
 			b.arena = append(b.arena, b.arena[off:off+i+1]...)
 			b.arena = append(b.arena, '$')
-			ru, _ := newRule(b.tail(o2), o2, line, true)
-			b.raw = append(b.raw, ru)
+			b.raw = append(b.raw, rule{})
+			b.raw[len(b.raw)-1].set(b.tail(o2), o2, line, true)
 		}
 	}
 }
@@ -526,11 +543,14 @@ func (b *builder) finish() *Rules {
 	r.offs = slices.Clone(b.offs)
 	r.agents = slices.Clone(b.ents)
 	r.groups = make([]groupInfo, len(b.groups))
-	for i, g := range b.groups {
-		r.groups[i] = groupInfo{line: g.line, global: g.global, set: -1,
-			agLo: g.agLo, agHi: g.agHi, extLo: g.extLo, extHi: g.extHi}
+	for i := range b.groups {
+		// Field by field: a groupInfo value would be copied through
+		// stalled store forwarding (see rule.set).
+		g, gi := &b.groups[i], &r.groups[i]
+		gi.line, gi.global, gi.set = g.line, g.global, -1
+		gi.agLo, gi.agHi, gi.extLo, gi.extHi = g.agLo, g.agHi, g.extLo, g.extHi
 		if b.sem.firstRecord {
-			r.groups[i].set = b.gset[i]
+			gi.set = b.gset[i]
 		}
 	}
 	r.agentSpans = slices.Clone(b.agents)
@@ -555,10 +575,27 @@ func (b *builder) planMerged(r *Rules) {
 			}
 			t := b.str(productToken(v))
 			lowerASCII(b.arena[t.off : t.off+t.n])
-			b.tg = append(b.tg, tokGroup{t, int32(gi)})
+			// Appended empty and filled in place: see rule.set.
+			b.tg = append(b.tg, tokGroup{})
+			tg := &b.tg[len(b.tg)-1]
+			tg.key, tg.tok, tg.group = foldKey(b.view(t)), t, int32(gi)
 		}
 	}
-	slices.SortStableFunc(b.tg, func(x, y tokGroup) int { return strings.Compare(b.view(x.tok), b.view(y.tok)) })
+	// By token, and for equal tokens in file order (by group, then by
+	// offset in the arena, which grows in file order): what a stable sort
+	// by token gives, with an unstable sort and mostly integer compares.
+	slices.SortFunc(b.tg, func(x, y tokGroup) int {
+		if x.key != y.key {
+			return cmp.Compare(x.key, y.key)
+		}
+		if c := strings.Compare(b.view(x.tok), b.view(y.tok)); c != 0 {
+			return c
+		}
+		if x.group != y.group {
+			return cmp.Compare(x.group, y.group)
+		}
+		return cmp.Compare(x.tok.off, y.tok.off)
+	})
 	for i := 0; i < len(b.tg); {
 		gsLo := len(b.gs)
 		j := i
@@ -567,9 +604,10 @@ func (b *builder) planMerged(r *Rules) {
 				b.gs = append(b.gs, b.tg[j].group)
 			}
 		}
-		t := b.tg[i].tok
-		b.ents = append(b.ents, agentEntry{key: foldKey(b.view(t)), off: t.off, n: t.n,
-			set: b.planSet(gsLo), group: b.gs[gsLo]})
+		set := b.planSet(gsLo)
+		b.ents = append(b.ents, agentEntry{})
+		e, tg := &b.ents[len(b.ents)-1], &b.tg[i]
+		e.key, e.off, e.n, e.set, e.group = tg.key, tg.tok.off, tg.tok.n, set, b.gs[gsLo]
 		i = j
 	}
 	gsLo := len(b.gs)

@@ -102,6 +102,44 @@ func TestIndexScans(t *testing.T) {
 	}
 }
 
+// pathIndex skips an "http://" or "https://" with one compare; compare it
+// with the general reading of the scheme, octet by octet, on every prefix
+// of URLs with and without those schemes.
+func TestPathIndexSchemes(t *testing.T) {
+	delim := func(s string, from int) int {
+		for i := from; i < len(s); i++ {
+			if strings.IndexByte("/?;#", s[i]) >= 0 {
+				return i
+			}
+		}
+		return -1
+	}
+	slow := func(url string) int {
+		start := 0
+		if strings.HasPrefix(url, "//") {
+			start = 2
+		}
+		i := delim(url, start)
+		if i > start && url[i] == '/' && url[i-1] == ':' && i+1 < len(url) && url[i+1] == '/' {
+			i = delim(url, i+2)
+		}
+		if i < 0 || url[i] == '#' {
+			return -1
+		}
+		return i
+	}
+	for _, scheme := range []string{"", "http://", "https://", "http:/", "https:", "HTTP://", "//", "ftp://", "http:///", "httpx://"} {
+		for _, rest := range []string{"", "a", "a/b", "a?b", "a#b/c", "a;b/c", "?q", "#/x", "example.com", "example.com/x#y", "host.example.org:8080/p?q"} {
+			url := scheme + rest
+			for n := 0; n <= len(url); n++ {
+				if got, want := pathIndex(url[:n]), slow(url[:n]); got != want {
+					t.Errorf("pathIndex(%q) = %d, want %d", url[:n], got, want)
+				}
+			}
+		}
+	}
+}
+
 // A wildcard rule stores its literal prefix length capped at ruleLitMax;
 // the cap only shortens a filter, so paths that differ past it must still
 // be told apart by the full match.

@@ -84,7 +84,12 @@ func (r *Rules) allowedPath(set int32, path string) bool {
 // lookup returns the ruleset and first group for agent: those of the groups
 // that name it, else those of the "*" groups, else -1.
 func (r *Rules) lookup(agent string) (set, group int32) {
-	if set, group, ok := r.entry(agent); ok {
+	// entry, written out: small enough to inline into Allowed.
+	if !r.firstRecord {
+		if e := r.find(agent); e != nil {
+			return e.set, e.group
+		}
+	} else if set, group, ok := r.record(agent); ok {
 		return set, group
 	}
 	return r.global - 1, r.globalGroup - 1
@@ -173,7 +178,10 @@ func (r *Rules) find(agent string) *agentEntry {
 		case k > e.key:
 			c = 1
 		default:
-			c = compareFold(agent, r.text[e.off:e.off+e.n])
+			// Equal keys: the first min(8, lengths) octets agree.
+			t := r.text[e.off : e.off+e.n]
+			p := min(8, len(agent), len(t))
+			c = compareFold(agent[p:], t[p:])
 		}
 		if c == 0 {
 			return e
@@ -245,7 +253,10 @@ func compareFold(s, t string) int {
 // rest; and a prefix test cannot see past its pattern's length.
 func (r *Rules) first(set *ruleset, path string, open bool) int {
 	ph := load8(path)
-	best := r.scan(set.lo, set.wild, path, open, ph, nil)
+	best := -1
+	if set.lo < set.wild { // indexed sets often have no rule for every path
+		best = r.scan(set.lo, set.wild, path, open, ph, nil)
+	}
 	if set.wild == set.hi || len(path) < 2 || path[0] != '/' {
 		return best
 	}
@@ -278,19 +289,23 @@ func (r *Rules) first(set *ruleset, path string, open bool) int {
 // or its tail.
 func (r *Rules) scan(lo, hi uint32, path string, open bool, ph uint64, bound *rule) int {
 	rs := r.rules[lo:hi]
-	bn := -1 // rules shorter than the bound cannot decide over it
-	if bound != nil {
-		bn = int(bound.n)
-	}
 	var sig uint32
 	sigDone := false
-	for i := range rs {
-		ru := &rs[i]
-		if int(ru.n) <= bn && (int(ru.n) < bn || !better(ru, bound)) {
-			return -1
+	for i := 0; i < len(rs); i++ {
+		// Most rules fail the head test: a loop of its own keeps it to
+		// loads and a compare.
+		for i < len(rs) && ph&rs[i].mask() != rs[i].head {
+			i++
 		}
-		if ph&ru.mask() != ru.head {
-			continue
+		if i == len(rs) {
+			break
+		}
+		ru := &rs[i]
+		// The rules are sorted best-first: once one does not decide over
+		// bound, none after it does, so only rules that pass the head test
+		// need the bound test.
+		if bound != nil && !better(ru, bound) {
+			return -1
 		}
 		n := int(ru.n)
 		switch {
@@ -321,13 +336,25 @@ func (r *Rules) scan(lo, hi uint32, path string, open bool, ph uint64, bound *ru
 			if open {
 				path, open = path[:indexEnd(path, 0, r.sem.cPath)], false
 			}
-			if !pattern.Match(path, r.text[ru.off:int(ru.off)+n]) {
+			if !r.matchStar(ru, path) {
 				continue
 			}
 		}
 		return int(lo) + i
 	}
 	return -1
+}
+
+// matchStar reports whether the wildcard rule ru matches path, whose
+// first ru.lit() octets equal the pattern's. Unless the stored length was
+// capped, they are all the octets before the first '*', which need not be
+// compared again.
+func (r *Rules) matchStar(ru *rule, path string) bool {
+	pat := r.text[ru.off : int(ru.off)+int(ru.n)]
+	if lit := ru.lit(); lit < ruleLitMax {
+		return pattern.MatchStar(path[lit:], pat[lit+1:])
+	}
+	return pattern.Match(path, pat)
 }
 
 // path returns the part of url that rules are matched against, normalised
@@ -405,6 +432,16 @@ func pathOf(url string, nul bool) (p string, slash bool) {
 // pathIndex returns the index of the first octet of url's path,
 // parameters or query, or -1 when it has none.
 func pathIndex(url string) int {
+	if len(url) >= 8 {
+		// Most URLs are absolute http or https URLs: one load and compare
+		// skips their scheme, as the test for "://" below would.
+		switch v := octets.Load(url, 0); {
+		case v == https:
+			return pathAt(url, indexDelim(url, 8))
+		case v&(1<<56-1) == http:
+			return pathAt(url, indexDelim(url, 7))
+		}
+	}
 	start := 0
 	if strings.HasPrefix(url, "//") {
 		start = 2 // a network-path reference: the authority follows
@@ -416,6 +453,20 @@ func pathIndex(url string) int {
 	if i > start && url[i] == '/' && url[i-1] == ':' && i+1 < len(url) && url[i+1] == '/' {
 		i = indexDelim(url, i+2)
 	}
+	return pathAt(url, i)
+}
+
+// The schemes that pathIndex recognises with one compare, as octets.Load
+// reads them.
+const (
+	https = 0x2F2F3A7370747468 // "https://"
+	http  = 0x2F2F3A70747468   // "http://"
+)
+
+// pathAt returns i, the index of the first delimiter after url's
+// authority, or -1 when the URL has no path there: no delimiter, or a '#'
+// that starts the fragment.
+func pathAt(url string, i int) int {
 	if i < 0 || url[i] == '#' {
 		return -1
 	}
@@ -428,7 +479,7 @@ func indexDelim(s string, from int) int {
 	i := from
 	for ; i+8 <= len(s); i += 8 {
 		v := octets.Load(s, i)
-		if m := octets.Eq(v, '/') | octets.Eq(v, '?') | octets.Eq(v, ';') | octets.Eq(v, '#'); m != 0 {
+		if m := delims(v); m != 0 {
 			return i + octets.First(m)
 		}
 	}
@@ -437,7 +488,7 @@ func indexDelim(s string, from int) int {
 		// none of the four: one more load instead of a loop of up to seven
 		// unpredictable steps.
 		v := octets.Load(s, len(s)-8)
-		if m := octets.Eq(v, '/') | octets.Eq(v, '?') | octets.Eq(v, ';') | octets.Eq(v, '#'); m != 0 {
+		if m := delims(v); m != 0 {
 			return len(s) - 8 + octets.First(m)
 		}
 		return -1
@@ -448,6 +499,13 @@ func indexDelim(s string, from int) int {
 		}
 	}
 	return -1
+}
+
+// delims marks the first '/', '?', ';' or '#' of v as octets.Eq marks an
+// octet. '/' (0x2F) and '?' (0x3F) differ only in bit 4: setting it in
+// every octet finds both with one test.
+func delims(v uint64) uint64 {
+	return octets.Eq(v|0x10*octets.Ones, '?') | octets.Eq(v, ';') | octets.Eq(v, '#')
 }
 
 // indexEnd returns the index of the first '#' of s at or after from, or of

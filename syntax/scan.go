@@ -92,18 +92,26 @@ func indexLine(src string, from int) (end, stop, colon int) {
 			i = n - 8
 		}
 		v := octets.Load(src, i)
-		// Masks of the first terminator (e), of the first NUL or '#'
-		// before it (m), and of the first ':' before both (c).
-		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
-		m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e)
+		var c uint64 // the ':' of this word, until one is found
 		if colon < 0 {
-			if c := octets.Eq(v, ':') & below(e) & below(m); c != 0 {
-				colon = i + octets.First(c)
+			c = octets.Eq(v, ':')
+		}
+		// Most words hold no mark: one test for octets below 0x0E (NUL,
+		// '\n', '\r' and rarer controls) or a '#' passes over them.
+		if octets.AnyBelow(v, 0x0E) || octets.Eq(v, '#') != 0 {
+			// Masks of the first terminator (e), of the first NUL or '#'
+			// before it (m), and of the first ':' before both (c).
+			e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
+			if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e); m|e != 0 {
+				if c &= below(e) & below(m); c != 0 {
+					colon = i + octets.First(c)
+				}
+				end, stop = lineEnd(src, i, e, m)
+				return end, stop, colon
 			}
 		}
-		if m|e != 0 {
-			end, stop = lineEnd(src, i, e, m)
-			return end, stop, colon
+		if c != 0 {
+			colon = i + octets.First(c)
 		}
 		if i+8 == n {
 			return n, n, colon
@@ -160,19 +168,25 @@ func isSpace(c byte) bool {
 // stop and colon are indexLine's: the first NUL or '#' of the line (or
 // end) and the first ':' before it (or -1).
 func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line) {
-	*l = Line{}
+	// Every field of *l but EOL (Scan's) is written once on each way out,
+	// rather than the whole Line zeroed first and then written again.
 	// Positions on this line: column = offset - col0.
 	col0 := lineStart - 1
-	span := func(a, b int) Span {
-		return Span{Pos{Offset: a, Line: line, Col: a - col0}, Pos{Offset: b, Line: line, Col: b - col0}}
+	// span sets *s to [a, b) field by field: a Span value would be built
+	// on the stack with 8-byte stores and copied with 16-byte loads, which
+	// cannot take their data from those stores and wait for them.
+	span := func(s *Span, a, b int) {
+		s.Start.Offset, s.Start.Line, s.Start.Col = a, line, a-col0
+		s.End.Offset, s.End.Line, s.End.Col = b, line, b-col0
 	}
-	l.Span = span(start, end)
+	span(&l.Span, start, end)
+	var flags Flags
 
 	// Only the first MaxLineLen bytes are read, and only up to a NUL.
 	read := end
 	if read-start > MaxLineLen {
 		read = start + MaxLineLen
-		l.Flags |= TooLong
+		flags |= TooLong
 		stop = min(stop, read)
 		if colon >= read {
 			colon = -1
@@ -181,15 +195,20 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 	// The line is read up to a NUL; its body ends at the first '#' before
 	// that, which starts the comment.
 	body := stop
+	comment := false
 	if body < read && src[body] == 0 {
 		read = body
-		l.Flags |= NUL
+		flags |= NUL
 	} else if body < read {
 		if i := strings.IndexByte(src[body:read], 0); i >= 0 { // a NUL ends the comment too
 			read = body + i
-			l.Flags |= NUL
+			flags |= NUL
 		}
-		l.Comment = span(body, read)
+		span(&l.Comment, body, read)
+		comment = true
+	}
+	if !comment {
+		l.Comment = Span{}
 	}
 	a, b := start, body
 	for a < b && isSpace(src[a]) {
@@ -199,11 +218,11 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 		b--
 	}
 	if a == b {
-		if l.Comment.IsValid() {
-			l.Kind = CommentLine
-		} else {
-			l.Kind = BlankLine
+		kind := BlankLine
+		if comment {
+			kind = CommentLine
 		}
+		l.other(kind, flags)
 		return
 	}
 
@@ -215,7 +234,7 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 	} else {
 		i := strings.IndexAny(src[a:b], " \t")
 		if i < 0 {
-			l.Kind, l.Flags = InvalidLine, l.Flags|NoSeparator
+			l.other(InvalidLine, flags|NoSeparator)
 			return
 		}
 		ke, vs = a+i, a+i
@@ -223,29 +242,34 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 			vs++
 		}
 		if strings.ContainsAny(src[vs:b], " \t") {
-			l.Kind, l.Flags = InvalidLine, l.Flags|NoSeparator
+			l.other(InvalidLine, flags|NoSeparator)
 			return
 		}
-		l.Flags |= MissingColon
+		flags |= MissingColon
 	}
 	for ke > a && isSpace(src[ke-1]) {
 		ke--
 	}
 	if ke == a {
-		l.Kind, l.Flags = InvalidLine, l.Flags|EmptyKey
+		l.other(InvalidLine, flags|EmptyKey)
 		return
 	}
 	for vs < b && isSpace(src[vs]) {
 		vs++
 	}
-	l.Kind = DirectiveLine
-	l.Key = span(a, ke)
-	l.Value = span(vs, b)
+	span(&l.Key, a, ke)
+	span(&l.Value, vs, b)
 	f, lenient := classify(src[a:ke])
-	l.Field = f
 	if lenient {
-		l.Flags |= Lenient
+		flags |= Lenient
 	}
+	l.Kind, l.Field, l.Flags = DirectiveLine, f, flags
+}
+
+// other finishes a line that is not a directive: no field, key or value.
+func (l *Line) other(kind LineKind, flags Flags) {
+	l.Kind, l.Field, l.Flags = kind, Unknown, flags
+	l.Key, l.Value = Span{}, Span{}
 }
 
 // classify returns the field a key names and whether only Google's lenient

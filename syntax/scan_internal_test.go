@@ -26,7 +26,7 @@ func TestIndexLine(t *testing.T) {
 		}
 		return end, stop, colon
 	}
-	special := []byte{'\n', '\r', 0, '#', ':', 0x80, 0xFF, '9', ' '}
+	special := []byte{'\n', '\r', 0, '#', ':', 0x80, 0xFF, '9', ' ', '\t', 1, 0x0E}
 	base := []byte("abcdefghijklmnopqrstu")
 	for _, c1 := range special {
 		for _, c2 := range special {

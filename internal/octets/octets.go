@@ -27,5 +27,12 @@ func Eq(v uint64, c byte) uint64 {
 	return (x - Ones) &^ x & high
 }
 
+// AnyBelow reports whether some octet of v is below c, for c <= 0x80.
+// Unlike Eq it says nothing of where: a borrow may mark octets above the
+// first one below c.
+func AnyBelow(v uint64, c byte) bool {
+	return (v-uint64(c)*Ones)&^v&high != 0
+}
+
 // First returns the index of the lowest marked octet of a non-zero mask.
 func First(m uint64) int { return bits.TrailingZeros64(m) >> 3 }

@@ -35,3 +35,24 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Load = %#x", got)
 	}
 }
+
+// AnyBelow must see an octet below c at any position, whatever the others.
+func TestAnyBelow(t *testing.T) {
+	for _, c := range []byte{1, 0x0E, 0x40, 0x80} {
+		for x := 0; x < 256; x++ {
+			for pos := 0; pos < 8; pos++ {
+				for _, fill := range []byte{c, c + 1, 0x7F, 0x80, 0xFF} {
+					b := []byte{fill, fill, fill, fill, fill, fill, fill, fill}
+					b[pos] = byte(x)
+					want := false
+					for _, o := range b {
+						want = want || o < c
+					}
+					if got := AnyBelow(Load(string(b), 0), c); got != want {
+						t.Fatalf("AnyBelow(%q, %#x) = %v, want %v", b, c, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -222,29 +222,36 @@ func AppendRFC(dst []byte, s string, side Side) []byte {
 // of the path. A `$` anywhere else is an ordinary octet. The empty pattern
 // matches every path. (RFC 9309 §2.2.3.)
 func Match(path, pattern string) bool {
-	anchored := false
-	if n := len(pattern); n > 0 && pattern[n-1] == '$' {
-		anchored = true
-		pattern = pattern[:n-1]
-	}
 	star := strings.IndexByte(pattern, '*')
 	if star < 0 {
-		if anchored {
-			return path == pattern
+		if n := len(pattern); n > 0 && pattern[n-1] == '$' {
+			return path == pattern[:n-1]
 		}
 		return strings.HasPrefix(path, pattern)
 	}
 	if !strings.HasPrefix(path, pattern[:star]) {
 		return false
 	}
-	path, pattern = path[star:], pattern[star+1:]
+	return MatchStar(path[star:], pattern[star+1:])
+}
+
+// MatchStar reports whether path matches "*" followed by rest: it is
+// Match for a pattern whose literal prefix, up to its first '*', a caller
+// has already found at the start of the path, and path and rest are what
+// follow that prefix and that '*'.
+func MatchStar(path, rest string) bool {
+	anchored := false
+	if n := len(rest); n > 0 && rest[n-1] == '$' {
+		anchored = true
+		rest = rest[:n-1]
+	}
 	for {
-		star = strings.IndexByte(pattern, '*')
+		star := strings.IndexByte(rest, '*')
 		if star < 0 {
 			break
 		}
-		seg := pattern[:star]
-		pattern = pattern[star+1:]
+		seg := rest[:star]
+		rest = rest[star+1:]
 		if seg == "" {
 			continue
 		}
@@ -255,7 +262,7 @@ func Match(path, pattern string) bool {
 		path = path[j+len(seg):]
 	}
 	if anchored {
-		return strings.HasSuffix(path, pattern)
+		return strings.HasSuffix(path, rest)
 	}
-	return strings.Contains(path, pattern)
+	return strings.Contains(path, rest)
 }
