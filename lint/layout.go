@@ -18,7 +18,7 @@ import (
 // Groups are separated by one blank line, keys of exact directives take
 // their canonical spelling, values and comments are kept, lines end with
 // LF and the file with a newline. Comment lines travel with the line they
-// precede.
+// precede, except the comments at the top of the file, which stay there.
 //
 // Lines whose reading differs between robots (missing colons, misspelt
 // keys, lines cut at 16,664 bytes) are kept as written: Format changes
@@ -40,9 +40,8 @@ func Format(src []byte) ([]byte, error) {
 		}
 		b.WriteString(p.canonical(&p.lines[i]) + "\n")
 	}
-	// The header is the comments above the first line that is not one,
-	// up to the last blank line before it; the comments after that blank
-	// line belong to the first line.
+	// The header is every comment above the first line that is not one:
+	// §H keeps the leading comment block at the top, whatever moves.
 	first := len(p.lines)
 	for i := range p.lines {
 		if k := p.lines[i].Kind; k != syntax.BlankLine && k != syntax.CommentLine {
@@ -50,12 +49,7 @@ func Format(src []byte) ([]byte, error) {
 			break
 		}
 	}
-	split := 0
-	for i := 0; i < first; i++ {
-		if p.lines[i].Kind == syntax.BlankLine {
-			split = i
-		}
-	}
+	split := first
 	if first == len(p.lines) {
 		split = 0 // only comments: they are the trailer
 	}
