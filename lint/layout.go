@@ -26,50 +26,28 @@ import (
 // an error if the layout would change a google or rfc9309 verdict.
 func Format(src []byte) ([]byte, error) {
 	p := newPass(syntax.Parse("", src), nil)
-	var b strings.Builder
-	pending := []string{} // comment lines waiting for the line they precede
-	flush := func() {
-		for _, c := range pending {
-			b.WriteString(c + "\n")
-		}
-		pending = pending[:0]
-	}
-	emit := func(i int) {
-		for _, c := range p.leading[i] {
-			b.WriteString(c + "\n")
-		}
-		b.WriteString(p.canonical(&p.lines[i]) + "\n")
-	}
-	// The header is every comment above the first line that is not one:
-	// §H keeps the leading comment block at the top, whatever moves.
-	first := len(p.lines)
+	first := len(p.lines) // the first line that is not a comment or blank
 	for i := range p.lines {
 		if k := p.lines[i].Kind; k != syntax.BlankLine && k != syntax.CommentLine {
 			first = i
 			break
 		}
 	}
-	split := first
 	if first == len(p.lines) {
-		split = 0 // only comments: they are the trailer
+		first = 0 // only comments: they are the trailer
 	}
-	for i := 0; i < split; i++ {
-		if l := &p.lines[i]; l.Kind == syntax.CommentLine {
-			b.WriteString(strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset]) + "\n")
-		}
-	}
-	p.attachComments(split)
-	section := func() {
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
-	}
+	p.attachComments(first)
+
+	// The sections of the output, in order.
 	var nonGroup, sitemaps, before []int
 	inGroup := make([]bool, len(p.lines))
-	for gi := range p.groups {
-		for _, i := range p.groupLines(gi) {
+	var sections [][]int
+	for _, gi := range p.groupOrder() {
+		ls := p.groupLines(gi)
+		for _, i := range ls {
 			inGroup[i] = true
 		}
+		sections = append(sections, ls)
 	}
 	for i := first; i < len(p.lines); i++ {
 		l := &p.lines[i]
@@ -83,31 +61,48 @@ func Format(src []byte) ([]byte, error) {
 			before = append(before, i)
 		}
 	}
-	trailers := p.trailing()
-	if len(before) > 0 {
-		section()
-		for _, i := range before {
-			emit(i)
+	sections = append([][]int{before}, append(sections, nonGroup, sitemaps)...)
+
+	// The header: the comments above the first line of the input, and
+	// those of the first line of the output, which a second run would
+	// read as header too. §H keeps the leading comment block at the top,
+	// whatever moves.
+	var header []string
+	for i := 0; i < first; i++ {
+		if l := &p.lines[i]; l.Kind == syntax.CommentLine {
+			header = append(header, strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset]))
 		}
 	}
-	for _, gi := range p.groupOrder() {
-		section()
-		for _, i := range p.groupLines(gi) {
-			emit(i)
+	for _, sec := range sections {
+		if len(sec) > 0 {
+			header = append(header, p.leading[sec[0]]...)
+			delete(p.leading, sec[0])
+			break
 		}
 	}
-	for _, run := range [][]int{nonGroup, sitemaps} {
-		if len(run) > 0 {
-			section()
-			for _, i := range run {
-				emit(i)
-			}
+
+	var b strings.Builder
+	block := func(lines []string) {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		for _, l := range lines {
+			b.WriteString(l + "\n")
 		}
 	}
-	if len(trailers) > 0 {
-		section()
-		pending = append(pending, trailers...)
-		flush()
+	block(header)
+	for _, sec := range sections {
+		if len(sec) == 0 {
+			continue
+		}
+		var out []string
+		for _, i := range sec {
+			out = append(append(out, p.leading[i]...), p.canonical(&p.lines[i]))
+		}
+		block(out)
+	}
+	if t := p.trailing(); len(t) > 0 {
+		block(t)
 	}
 	out := []byte(b.String())
 	if len(out) > 0 && out[0] == 0xEF {
