@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -69,22 +71,9 @@ intent and changes a verdict (applied only when enabled by name).
 	}
 	if len(notImplemented) > 0 {
 		fmt.Fprint(w, "## Not implemented\n\n| Code | Why |\n|---|---|\n")
-		for _, code := range sortedKeys(notImplemented) {
+		for _, code := range slices.Sorted(maps.Keys(notImplemented)) {
 			fmt.Fprintf(w, "| %s | %s |\n", code, notImplemented[code])
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
 }

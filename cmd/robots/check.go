@@ -133,7 +133,7 @@ func traceOf(res *fetch.Result) *lint.Fetch {
 			tr.TooManyRedirects = true
 		}
 	}
-	if res.Err != "" && strings.Contains(res.Err, "deadline") || strings.Contains(res.Err, "timeout") {
+	if strings.Contains(res.Err, "deadline") || strings.Contains(res.Err, "timeout") {
 		tr.TimedOut = true
 	}
 	return tr
