@@ -17,6 +17,7 @@ var allowedImports = map[string][]string{
 	"internal/txtar":           {}, // test support
 	"syntax":                   {"internal/octets"},
 	"":                         {"syntax", "internal/pattern", "internal/octets"},
+	"meta":                     {},                                                                                  // L1: indexing controls, no robots.txt
 	"agents":                   {},                                                                                  // beside the root package (L2): data only
 	"fetch":                    {"", "syntax", "agents"},                                                            // L3: over HTTP, with the root package's rules
 	"lint":                     {"", "syntax", "agents", "internal/pattern", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
