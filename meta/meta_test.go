@@ -183,7 +183,7 @@ func TestMalformed(t *testing.T) {
 
 func TestDates(t *testing.T) {
 	tests := []struct{ in, want, note string }{
-		{"Monday, 25-Jun-35 15:00:00 GMT", "2035-06-25T15:00:00Z", ""},  // RFC 850, seed 004
+		{"Monday, 25-Jun-35 15:00:00 GMT", "2035-06-25T15:00:00Z", ""},   // RFC 850, seed 004
 		{"Monday, 25-Jun-2035 15:00:00 GMT", "2035-06-25T15:00:00Z", ""}, // four-digit year
 		{"Mon, 25 Jun 2035 15:00:00 GMT", "2035-06-25T15:00:00Z", ""},    // RFC 1123
 		{"Mon, 25 Jun 35 15:00 EST", "2035-06-25T20:00:00Z", ""},         // RFC 822
