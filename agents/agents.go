@@ -188,6 +188,22 @@ func (r Robot) Tokens() []string {
 	return append([]string{r.Token}, r.Fallback...)
 }
 
+// UserAgent returns the User-Agent header the robot sends: the first of
+// UserAgents with no version placeholder, else the first with
+// "W.X.Y.Z" replaced by a recent Chrome version; "" for a robot with
+// none, such as a control token.
+func (r Robot) UserAgent() string {
+	for _, ua := range r.UserAgents {
+		if !strings.Contains(ua, "W.X.Y.Z") {
+			return ua
+		}
+	}
+	if len(r.UserAgents) > 0 {
+		return strings.ReplaceAll(r.UserAgents[0], "W.X.Y.Z", "130.0.0.0")
+	}
+	return ""
+}
+
 // All returns every known robot, sorted by token (ASCII case-insensitive).
 // The caller may modify the result.
 func All() []Robot {

@@ -614,3 +614,16 @@ func FuzzProductToken(f *testing.F) {
 		}
 	})
 }
+
+func TestUserAgent(t *testing.T) {
+	g, _ := Lookup("Googlebot")
+	if ua := g.UserAgent(); !strings.Contains(ua, "Googlebot/2.1") || strings.Contains(ua, "W.X.Y.Z") {
+		t.Errorf("Googlebot UA %q", ua)
+	}
+	if ua := (Robot{UserAgents: []string{"Mozilla/5.0 Chrome/W.X.Y.Z Safari/537.36 (compatible; X/1)"}}).UserAgent(); strings.Contains(ua, "W.X.Y.Z") || !strings.Contains(ua, "Chrome/130.0.0.0") {
+		t.Errorf("placeholder UA %q", ua)
+	}
+	if ua := (Robot{Token: "Google-Extended"}).UserAgent(); ua != "" {
+		t.Errorf("token-only UA %q", ua)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/robotskit/robots"
-	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/syntax"
 )
@@ -73,20 +72,6 @@ func (nf *netFlags) get(e *env, f *fetch.Fetcher, rawURL string) (*fetch.Result,
 	return f.Fetch(e.ctx, rawURL)
 }
 
-// robotUserAgent returns a registry robot's first User-Agent header that
-// names no version placeholder.
-func robotUserAgent(rb agents.Robot) string {
-	for _, ua := range rb.UserAgents {
-		if !strings.Contains(ua, "W.X.Y.Z") {
-			return ua
-		}
-	}
-	if len(rb.UserAgents) > 0 {
-		return strings.ReplaceAll(rb.UserAgents[0], "W.X.Y.Z", "130.0.0.0")
-	}
-	return ""
-}
-
 // policyOf returns the fetch policy of -robot, -policy and -profile: an
 // explicit -policy wins, then the robot's own, then the profile's family.
 func policyOf(fs *flag.FlagSet, explicit fetch.Policy, robot string, p robots.Profile) (fetch.Policy, string) {
@@ -96,7 +81,7 @@ func policyOf(fs *flag.FlagSet, explicit fetch.Policy, robot string, p robots.Pr
 	if robot != "" {
 		if rb, ok := lookupRobot(robot); ok {
 			if pol, err := fetch.ParsePolicy(rb.Fetch); err == nil {
-				return pol, robotUserAgent(rb)
+				return pol, rb.UserAgent()
 			}
 		}
 	}
