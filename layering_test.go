@@ -21,8 +21,9 @@ var allowedImports = map[string][]string{
 	"agents":                   {},                                                                                  // beside the root package (L2): data only
 	"fetch":                    {"", "syntax", "agents"},                                                            // L3: over HTTP, with the root package's rules
 	"lint":                     {"", "syntax", "agents", "internal/pattern", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
+	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                           // L4: a page as a robot sees it
 	"internal/wire":            {"", "syntax", "agents", "fetch", "lint"},                                           // L4: JSON shapes of the CLI and the API
-	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire"},
+	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire", "meta", "page"},
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},
 }

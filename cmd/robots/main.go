@@ -10,6 +10,8 @@
 //	check    report every problem of a robots.txt
 //	fix      print a corrected robots.txt that keeps its meaning
 //	fmt      print a robots.txt in the canonical layout
+//	fetch    fetch a site's robots.txt as a robot does, and show every hop
+//	page     show a page as a robot sees it: robots.txt, status, X-Robots-Tag, meta tags
 //	compare  show how each robot reads a file, URL by URL
 //	audit    say what every known robot may crawl, and what it misreads
 //	agents   list the known robots
@@ -67,7 +69,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
 }
 
 // Exit codes.

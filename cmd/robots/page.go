@@ -1,0 +1,278 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/page"
+)
+
+var pageCmd = &command{
+	name:  "page",
+	usage: "[-robot NAME] [-format text|json] [-links] [-max-bytes N] [-max-redirects N] [-timeout D] [-user-agent UA] [-profile P] URL",
+	short: "show a page as a robot sees it: robots.txt, status, X-Robots-Tag, meta tags",
+}
+
+func init() { pageCmd.run = runPage }
+
+func runPage(e *env, args []string) error {
+	fs := newFlags(e, pageCmd)
+	var profile robots.Profile
+	var (
+		robot     = fs.String("robot", page.DefaultRobot, "see the page as the registry robot `NAME` (any other name is a plain product token)")
+		format    = fs.String("format", "text", "output `format`: text or json")
+		allLinks  = fs.Bool("links", false, "list every link, not only nofollow and disallowed ones")
+		maxBytes  = fs.Int64("max-bytes", 0, "read at most `N` bytes of the page (default 2 MiB, Googlebot's limit)")
+		redirects = fs.Int("max-redirects", page.DefaultMaxRedirects, "follow at most `N` redirects")
+		timeout   = fs.Duration("timeout", page.DefaultTimeout, "give up after `D`")
+		userAgent = fs.String("user-agent", "", "User-Agent header to send (default: the robot's own)")
+	)
+	fs.Var(&profile, "profile", "read robots.txt as `P` instead of the robot's profile: "+profileNames())
+	if err := parseFlags(e, pageCmd, fs, args); err != nil {
+		return err
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() != 1:
+		return &usageError{msg: "give one page URL"}
+	case *maxBytes < 0:
+		return &usageError{msg: "-max-bytes must not be negative"}
+	case *redirects < 0 || *redirects > 100:
+		return &usageError{msg: "-max-redirects must be between 0 and 100"}
+	case *timeout <= 0:
+		return &usageError{msg: "-timeout must be positive"}
+	}
+	rb := page.RobotNamed(*robot)
+	if isSet(fs, "profile") {
+		rb.Profile = profile
+	}
+	if *userAgent != "" {
+		rb.UserAgent = *userAgent
+	}
+	in := &page.Inspector{MaxBytes: *maxBytes, MaxRedirects: *redirects, Timeout: *timeout}
+	if *redirects == 0 {
+		in.MaxRedirects = -1 // the Inspector reads 0 as its default
+	}
+	rep, err := in.Inspect(e.ctx, fs.Arg(0), rb)
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		err = writeJSON(e.stdout, rep)
+	} else {
+		err = writePage(e.stdout, rep, *allLinks)
+	}
+	switch {
+	case err != nil:
+		return err
+	case rep.Error != "":
+		return fmt.Errorf("%s", rep.Error)
+	case !rep.Crawlable || !rep.Indexable:
+		return errFinding
+	}
+	return nil
+}
+
+// writePage prints a report for people.
+func writePage(w io.Writer, r *page.Report, allLinks bool) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s as %s\n", r.URL, r.Robot)
+	fmt.Fprintf(&b, "  User-Agent: %s\n\n", r.UserAgent)
+
+	rt := r.RobotsTxt
+	verdict := "allowed"
+	if !rt.Allowed {
+		verdict = "disallowed"
+	}
+	why := rt.Access
+	switch {
+	case rt.Line > 0:
+		why = fmt.Sprintf("line %d: %s", rt.Line, rt.Rule)
+	case rt.Reason != "":
+		why = rt.Reason
+	case rt.Access == "rules":
+		why = "no rule matches"
+	}
+	fmt.Fprintf(&b, "robots.txt  %s  (%s)\n", verdict, why)
+	fmt.Fprintf(&b, "  %s: HTTP %s\n", rt.URL, statusText(rt.Status))
+
+	b.WriteString("fetch\n")
+	for _, h := range r.Redirects {
+		mark := ""
+		if !h.Allowed {
+			mark = fmt.Sprintf("  [disallowed, robots.txt line %d]", h.Line)
+		}
+		fmt.Fprintf(&b, "  %s %s%s\n", statusText(h.Status), h.URL, mark)
+		if h.Location != "" {
+			fmt.Fprintf(&b, "      Location: %s\n", h.Location)
+		}
+	}
+	if r.Error != "" {
+		fmt.Fprintf(&b, "  error: %s\n", r.Error)
+	}
+	if r.Status != 0 {
+		size := fmt.Sprintf("%d bytes read", r.Bytes)
+		if r.Truncated {
+			size += " (cut: the page is longer)"
+		}
+		fmt.Fprintf(&b, "  %s, %s\n", orDash(r.ContentType), size)
+	}
+
+	b.WriteString("directives\n")
+	if len(r.Directives) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, d := range r.Directives {
+		where := d.Source.String()
+		if d.Line > 0 {
+			where = fmt.Sprintf("meta line %d", d.Line)
+		}
+		text := d.Text
+		if d.Robot != "" && d.Source != 0 {
+			text = d.Robot + ": " + text
+		}
+		state := "applies"
+		switch {
+		case !d.Applies:
+			state = "not for " + r.Robot
+		case !d.Known():
+			state = "ignored"
+		}
+		fmt.Fprintf(&b, "  %-14s %-40s %s\n", where, text, state)
+	}
+	e := r.Effective
+	var eff []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{e.NoIndex, "noindex"}, {e.NoFollow, "nofollow"}, {e.NoArchive, "noarchive"}, {e.NoSnippet, "nosnippet"},
+		{e.NoTranslate, "notranslate"}, {e.NoImageIndex, "noimageindex"}, {e.IndexIfEmbedded, "indexifembedded"}} {
+		if f.on {
+			eff = append(eff, f.name)
+		}
+	}
+	if e.MaxSnippet >= 0 {
+		eff = append(eff, fmt.Sprintf("max-snippet:%d", e.MaxSnippet))
+	}
+	if e.MaxImagePreview != "" {
+		eff = append(eff, "max-image-preview:"+e.MaxImagePreview)
+	}
+	if e.MaxVideoPreview >= 0 {
+		eff = append(eff, fmt.Sprintf("max-video-preview:%d", e.MaxVideoPreview))
+	}
+	if len(eff) > 0 {
+		fmt.Fprintf(&b, "  for %s: %s\n", r.Robot, strings.Join(eff, ", "))
+	}
+
+	b.WriteString("verdict\n")
+	fmt.Fprintf(&b, "  crawlable  %s\n", yesNo(r.Crawlable))
+	fmt.Fprintf(&b, "  indexable  %s\n", yesNo(r.Indexable))
+	fmt.Fprintf(&b, "  follow     %s\n", yesNo(r.Follow))
+	fmt.Fprintf(&b, "  snippet    %s\n", yesNo(r.Snippet))
+	if r.Expires != nil {
+		state := "future"
+		if r.Expired {
+			state = "past"
+		}
+		fmt.Fprintf(&b, "  expires    %s (%s)\n", r.Expires.UTC().Format(time.RFC1123), state)
+	}
+
+	if r.HTML {
+		b.WriteString("page\n")
+		if r.Title != "" {
+			fmt.Fprintf(&b, "  title      %s\n", r.Title)
+		}
+		if r.Canonical != "" {
+			fmt.Fprintf(&b, "  canonical  %s\n", r.Canonical)
+		}
+		if r.Text != "" {
+			fmt.Fprintf(&b, "  text       %s\n", excerpt(r.Text, 160))
+		}
+		for _, n := range r.NoSnippet {
+			fmt.Fprintf(&b, "  nosnippet  line %d <%s>: %s\n", n.Line, n.Tag, excerpt(n.Text, 80))
+		}
+		nofollow, disallowed := 0, 0
+		for _, l := range r.Links {
+			if l.NoFollow {
+				nofollow++
+			}
+			if l.Allowed != nil && !*l.Allowed {
+				disallowed++
+			}
+		}
+		fmt.Fprintf(&b, "  links      %d (%d nofollow, %d disallowed by robots.txt)\n", r.LinkCount, nofollow, disallowed)
+		for _, l := range r.Links {
+			blocked := l.Allowed != nil && !*l.Allowed
+			if !allLinks && !l.NoFollow && !blocked {
+				continue
+			}
+			var tags []string
+			if l.NoFollow {
+				tags = append(tags, "rel="+l.Rel)
+			}
+			switch {
+			case l.Allowed == nil:
+				tags = append(tags, "not checked")
+			case blocked:
+				tags = append(tags, fmt.Sprintf("disallowed (robots.txt line %d)", l.RobotsLine))
+			default:
+				tags = append(tags, "allowed")
+			}
+			target := l.URL
+			if target == "" {
+				target = l.Href
+			}
+			fmt.Fprintf(&b, "    line %d: %s  %s\n", l.Line, target, strings.Join(tags, ", "))
+		}
+	}
+
+	if len(r.Warnings) > 0 {
+		b.WriteString("warnings\n")
+		for _, w := range r.Warnings {
+			fmt.Fprintf(&b, "  - %s\n", w)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func statusText(s int) string {
+	if s == 0 {
+		return "(no response)"
+	}
+	return fmt.Sprint(s)
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// excerpt cuts s to about n bytes at a space, with "…".
+func excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+	}
+	return s[:cut] + " …"
+}

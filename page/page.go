@@ -1,0 +1,408 @@
+package page
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/transform"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/meta"
+	"github.com/robotskit/robots/syntax"
+)
+
+// Defaults of an Inspector.
+const (
+	// DefaultMaxRedirects: Googlebot follows up to 10 redirect hops
+	// (Google Search Central, "Redirects and Google Search").
+	DefaultMaxRedirects = 10
+	// DefaultTimeout bounds a whole inspection.
+	DefaultTimeout = 30 * time.Second
+	// DefaultMaxSites is how many sites' robots.txt files are fetched to
+	// give links a verdict, the page's own and its redirects' aside.
+	DefaultMaxSites = 10
+	// maxBytesCeiling caps MaxBytes.
+	maxBytesCeiling = 64 << 20
+)
+
+// An Inspector fetches pages as robots do. The zero value is ready to use.
+// An Inspector is safe for concurrent use.
+type Inspector struct {
+	// Client sends every request, robots.txt included; nil means a client
+	// like http.DefaultClient. Its CheckRedirect is not used: redirects
+	// are followed and recorded one by one.
+	Client *http.Client
+	// Cache keeps robots.txt files between inspections (keyed by status
+	// policy and origin); nil means each inspection fetches afresh.
+	Cache fetch.Cache
+	// MaxBytes is how much of a page is read; 0 means
+	// meta.DefaultMaxBytes (2 MiB, Googlebot's limit for HTML).
+	MaxBytes int64
+	// MaxRedirects is how many redirects are followed; 0 means
+	// DefaultMaxRedirects, a negative number none.
+	MaxRedirects int
+	// Timeout bounds one inspection; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxSites is how many other sites' robots.txt files links may cause
+	// to be fetched; 0 means DefaultMaxSites, negative none.
+	MaxSites int
+	// Now returns the current time, for unavailable_after; nil means
+	// time.Now.
+	Now func() time.Time
+}
+
+// Inspect fetches rawURL as rb would and reports what rb makes of it. The
+// error is non-nil only when rawURL is not an absolute http or https URL
+// or ctx ends; a failed fetch is a Report whose Error says so.
+func (in *Inspector) Inspect(parent context.Context, rawURL string, rb Robot) (*Report, error) {
+	start := time.Now()
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("page: %q is not an absolute http or https URL", rawURL)
+	}
+	ctx, cancel := context.WithTimeout(parent, in.timeout())
+	defer cancel()
+	s := &inspection{in: in, rb: rb, ctx: ctx, files: map[string]*syntax.File{},
+		fetcher: &fetch.Fetcher{Client: in.Client, UserAgent: rb.UserAgent, Policy: rb.Policy,
+			Profile: rb.Profile, Cache: in.Cache, Now: in.Now},
+		rep: &Report{URL: rawURL, FinalURL: rawURL, Robot: rb.Name, UserAgent: rb.UserAgent, Size: -1,
+			Links: []Link{}, Directives: []Directive{}, Warnings: []string{}}}
+	if err := s.run(u); err != nil {
+		return nil, err
+	}
+	if err := parent.Err(); err != nil {
+		return nil, err // the caller gave up: no report
+	}
+	s.rep.Duration = time.Since(start)
+	return s.rep, nil
+}
+
+func (in *Inspector) timeout() time.Duration {
+	if in.Timeout > 0 {
+		return in.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (in *Inspector) now() time.Time {
+	if in.Now != nil {
+		return in.Now()
+	}
+	return time.Now()
+}
+
+func (in *Inspector) maxBytes() int64 {
+	switch {
+	case in.MaxBytes <= 0:
+		return meta.DefaultMaxBytes
+	case in.MaxBytes > maxBytesCeiling:
+		return maxBytesCeiling
+	}
+	return in.MaxBytes
+}
+
+// inspection is the state of one Inspect call.
+type inspection struct {
+	in       *Inspector
+	rb       Robot
+	ctx      context.Context
+	fetcher  *fetch.Fetcher
+	rep      *Report
+	files    map[string]*syntax.File // parsed robots.txt bodies by robots.txt URL
+	sites    int                     // other sites looked up for links
+	hidden   []string                // why the robot never reads the page, if it does not
+	notes    []string                // conflicts between the directives that apply
+	docNotes []string                // problems of the page's robots markup
+}
+
+func (s *inspection) client() *http.Client {
+	c := http.DefaultClient
+	if s.in.Client != nil {
+		c = s.in.Client
+	}
+	cc := *c
+	cc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &cc
+}
+
+func (s *inspection) run(u *url.URL) error {
+	rep := s.rep
+	// robots.txt for the page asked for.
+	v, err := s.verdict(u.String())
+	if err != nil {
+		return err
+	}
+	rep.RobotsTxt = v
+	rep.Crawlable = v.Allowed
+	if !v.Allowed {
+		s.hidden = append(s.hidden, "robots.txt disallows "+u.String()+" for "+s.rb.Name+" ("+describe(v)+")")
+	}
+
+	resp, body, err := s.follow(u)
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	if resp != nil {
+		s.readResponse(resp, body)
+	}
+	s.verdicts()
+	return nil
+}
+
+// follow requests the page and its redirects, recording each hop and its
+// robots.txt verdict. It returns the last response, whose body it has read
+// up to the limit.
+func (s *inspection) follow(u *url.URL) (*http.Response, []byte, error) {
+	c := s.client()
+	seen := map[string]bool{}
+	limit := s.in.MaxRedirects
+	switch {
+	case limit == 0:
+		limit = DefaultMaxRedirects
+	case limit < 0:
+		limit = 0
+	}
+	cur := u
+	for i := 0; ; i++ {
+		req, err := http.NewRequestWithContext(s.ctx, http.MethodGet, cur.String(), nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Header.Set("User-Agent", s.rb.UserAgent)
+		req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+		resp, err := c.Do(req)
+		if err != nil {
+			s.rep.Redirects = append(s.rep.Redirects, s.hop(cur.String(), 0, ""))
+			return nil, nil, fmt.Errorf("fetching %s: %w", cur, unwrapURLError(err))
+		}
+		seen[cur.String()] = true
+		loc := resp.Header.Get("Location")
+		h := s.hop(cur.String(), resp.StatusCode, loc)
+		s.rep.Redirects = append(s.rep.Redirects, h)
+		s.rep.FinalURL = cur.String()
+		s.rep.Status = resp.StatusCode
+		if !isRedirect(resp.StatusCode) || loc == "" {
+			body, rerr := s.readBody(resp)
+			return resp, body, rerr
+		}
+		discard(resp)
+		next, err := cur.Parse(loc)
+		if err != nil || (next.Scheme != "http" && next.Scheme != "https") {
+			return nil, nil, fmt.Errorf("redirect from %s to an unusable Location %q", cur, loc)
+		}
+		next.Fragment = ""
+		switch {
+		case seen[next.String()]:
+			return nil, nil, fmt.Errorf("redirect loop: %s leads back to %s", cur, next)
+		case i+1 > limit:
+			return nil, nil, fmt.Errorf("more than %d redirects; %s stops following at %s", limit, s.rb.Name, cur)
+		}
+		if !h.Allowed && len(s.hidden) == 0 {
+			s.hidden = append(s.hidden, "robots.txt disallows "+cur.String()+" for "+s.rb.Name)
+		}
+		cur = next
+		nv, err := s.verdict(cur.String())
+		if err != nil {
+			return nil, nil, err
+		}
+		if !nv.Allowed {
+			s.rep.Crawlable = false
+			s.hidden = append(s.hidden, "the redirect target "+cur.String()+" is disallowed by its robots.txt ("+describe(nv)+")")
+		}
+	}
+}
+
+func (s *inspection) hop(u string, status int, loc string) Hop {
+	h := Hop{URL: u, Status: status, Location: loc, Allowed: true}
+	if v, err := s.verdict(u); err == nil {
+		h.Allowed, h.Line = v.Allowed, v.Line
+	}
+	return h
+}
+
+// readBody reads an HTML body up to the limit; other bodies are left
+// unread (their directives are in the headers).
+func (s *inspection) readBody(resp *http.Response) ([]byte, error) {
+	defer discard(resp)
+	s.rep.ContentType = resp.Header.Get("Content-Type")
+	s.rep.Size = resp.ContentLength
+	limit := s.in.maxBytes()
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	if n > limit {
+		s.rep.Truncated = true
+		buf.Truncate(int(limit))
+	}
+	s.rep.Bytes = int64(buf.Len())
+	if err != nil {
+		return buf.Bytes(), fmt.Errorf("reading %s: %w", s.rep.FinalURL, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// readResponse reads the directives of the final response.
+func (s *inspection) readResponse(resp *http.Response, body []byte) {
+	rep := s.rep
+	ds := meta.FromHeader(resp.Header)
+	rep.XRobotsTag = append(resp.Header.Values("X-Robots-Tag"), resp.Header.Values("Robots-Tag")...)
+	rep.HTML = isHTML(rep.ContentType, body)
+	if rep.HTML {
+		enc, _, _ := charset.DetermineEncoding(body, rep.ContentType)
+		r := transform.NewReader(bytes.NewReader(body), enc.NewDecoder())
+		doc, err := meta.ReadHTML(r, 4*int64(len(body))+4)
+		if err == nil {
+			ds = append(ds, doc.Directives...)
+			s.readDocument(doc)
+		}
+	}
+	names := append([]string{}, s.rb.MetaNames...)
+	v := meta.For(ds, names...)
+	for _, d := range ds {
+		rep.Directives = append(rep.Directives, Directive{Directive: d, Applies: meta.Applies(ds, d, names...)})
+	}
+	rep.Effective = Effective{NoIndex: v.NoIndex, NoFollow: v.NoFollow, NoArchive: v.NoArchive,
+		NoSnippet: v.NoSnippet, NoTranslate: v.NoTranslate, NoImageIndex: v.NoImageIndex,
+		IndexIfEmbedded: v.IndexIfEmbedded, MaxSnippet: v.MaxSnippet,
+		MaxImagePreview: v.MaxImagePreview.String(), MaxVideoPreview: v.MaxVideoPreview}
+	if !v.UnavailableAfter.IsZero() {
+		t := v.UnavailableAfter
+		rep.Expires = &t
+		rep.Expired = v.Expired(s.in.now())
+	}
+	s.notes = v.Notes
+}
+
+func (s *inspection) readDocument(doc *meta.Document) {
+	rep := s.rep
+	rep.Title, rep.Text, rep.Refresh = doc.Title, doc.Text, doc.Refresh
+	rep.NoSnippet = doc.NoSnippet
+	rep.LinkCount = doc.LinkCount
+	base, _ := url.Parse(rep.FinalURL)
+	if doc.Base != "" {
+		if b, err := base.Parse(doc.Base); err == nil {
+			base = b
+		}
+	}
+	if doc.Canonical != "" {
+		if c, err := base.Parse(doc.Canonical); err == nil {
+			rep.Canonical = c.String()
+		} else {
+			rep.Canonical = doc.Canonical
+		}
+	}
+	for _, l := range doc.Links {
+		link := Link{Link: l}
+		if t, err := base.Parse(l.Href); err == nil && (t.Scheme == "http" || t.Scheme == "https") && t.Host != "" {
+			t.Fragment = ""
+			link.URL = t.String()
+			if v, ok := s.linkVerdict(link.URL); ok {
+				allowed := v.Allowed
+				link.Allowed, link.RobotsLine = &allowed, v.Line
+			}
+		}
+		rep.Links = append(rep.Links, link)
+	}
+	s.docNotes = doc.Notes
+}
+
+// linkVerdict is the robots.txt verdict for a link, fetching another
+// site's robots.txt only up to MaxSites sites.
+func (s *inspection) linkVerdict(u string) (RobotsTxt, bool) {
+	o, err := fetch.ParseOrigin(u)
+	if err != nil {
+		return RobotsTxt{}, false
+	}
+	if _, ok := s.files[o.RobotsURL()]; !ok {
+		max := s.in.MaxSites
+		if max == 0 {
+			max = DefaultMaxSites
+		}
+		if s.sites >= max {
+			return RobotsTxt{}, false
+		}
+		s.sites++
+	}
+	v, err := s.verdict(u)
+	return v, err == nil
+}
+
+// verdict is the robots.txt verdict for u, fetching the file of its site
+// once per inspection (or through the Inspector's cache).
+func (s *inspection) verdict(u string) (RobotsTxt, error) {
+	res, err := s.fetcher.Get(s.ctx, u)
+	if err != nil {
+		return RobotsTxt{}, err
+	}
+	v := res.Decide(s.rb.Agent, u)
+	out := RobotsTxt{URL: res.URL, Status: res.Status, Allowed: v.Allowed, Access: v.Access.String(), Reason: v.Reason}
+	f, ok := s.files[res.URL]
+	if !ok {
+		if res.Body != nil {
+			f = syntax.Parse(res.URL, res.Body)
+		}
+		s.files[res.URL] = f
+	}
+	if v.Access == fetch.AccessRules && v.Decision.Reason == robots.Matched {
+		out.Line = v.Decision.Line
+		out.Rule = v.Decision.Rule.String() + ": " + v.Decision.Pattern
+		if f != nil && out.Line-1 < len(f.Lines) {
+			l := &f.Lines[out.Line-1]
+			out.Rule = f.Text(l.Key) + ": " + f.Text(l.Value)
+		}
+	}
+	return out, nil
+}
+
+// describe says in a few words why v was decided.
+func describe(v RobotsTxt) string {
+	switch {
+	case v.Line > 0:
+		return "line " + strconv.Itoa(v.Line) + ": " + v.Rule
+	case v.Reason != "":
+		return v.Reason
+	}
+	return v.Access
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
+}
+
+// isHTML reports whether a body is HTML: by its media type, or by
+// sniffing when there is none.
+func isHTML(contentType string, body []byte) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if contentType == "" || err != nil {
+		mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
+	}
+	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+func discard(resp *http.Response) {
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	resp.Body.Close()
+}
+
+// unwrapURLError drops net/http's "Get \"…\":" prefix, which the report
+// already says.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

@@ -1,0 +1,66 @@
+package page
+
+import (
+	"strings"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/fetch"
+)
+
+// A Robot is who a page is seen as.
+type Robot struct {
+	// Name is the robot's name as shown, e.g. "Googlebot".
+	Name string
+	// Agent is how it finds its robots.txt group; Profile how it reads
+	// robots.txt, Policy how it treats the file's HTTP status.
+	Agent   robots.Agent
+	Profile robots.Profile
+	Policy  fetch.Policy
+	// UserAgent is the User-Agent header it sends.
+	UserAgent string
+	// MetaNames are the <meta> names and X-Robots-Tag prefixes, besides
+	// "robots", addressed to it: its product tokens, and "google" for
+	// Google's robots (<meta name="google" content="notranslate">).
+	MetaNames []string
+}
+
+// DefaultRobot is the robot a page is seen as when none is named.
+const DefaultRobot = "Googlebot"
+
+// RobotNamed returns the robot of the agents registry with this product
+// token, or whose User-Agent header this is; any other name is a plain
+// product token read under the default profile and status rules, sending
+// the name as its User-Agent. "" means DefaultRobot.
+func RobotNamed(name string) Robot {
+	if name == "" {
+		name = DefaultRobot
+	}
+	rb, ok := agents.Lookup(name)
+	if !ok {
+		rb, ok = agents.FromUserAgent(name)
+	}
+	if !ok {
+		return Robot{Name: name, Agent: robots.Agent{Tokens: []string{name}},
+			UserAgent: name, MetaNames: []string{strings.ToLower(name)}}
+	}
+	return FromRegistry(rb)
+}
+
+// FromRegistry returns the Robot of a registry entry.
+func FromRegistry(rb agents.Robot) Robot {
+	r := Robot{Name: rb.Token, Agent: robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal},
+		UserAgent: rb.UserAgent()}
+	r.Profile, _ = robots.ParseProfile(rb.Profile)
+	r.Policy, _ = fetch.ParsePolicy(rb.Fetch)
+	if r.UserAgent == "" {
+		r.UserAgent = rb.Token
+	}
+	for _, t := range rb.Tokens() {
+		r.MetaNames = append(r.MetaNames, strings.ToLower(t))
+	}
+	if rb.Owner == "Google" {
+		r.MetaNames = append(r.MetaNames, "google")
+	}
+	return r
+}
