@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/fetch"
@@ -97,114 +94,15 @@ func fetchSource(e *env, nf *netFlags, raw string, thorough bool) (*source, erro
 	if err != nil {
 		return nil, err
 	}
-	tr := traceOf(res)
+	tr := wire.LintFetch(res)
 	if res.Status == http.StatusNotFound {
-		tr.CaseVariant = probeCaseVariants(e, res.URL, *nf.timeout)
+		tr.CaseVariant = wire.ProbeCaseVariants(e.ctx, &http.Client{Timeout: *nf.timeout}, res.URL)
 	}
 	if thorough {
-		tr.Siblings = fetchSiblings(e, f, res.URL)
+		tr.Siblings = wire.FetchSiblings(e.ctx, f, res.URL)
 	}
 	fmt.Fprintf(e.stderr, "robots: %s: %s\n", res.URL, fetchSummary(res))
 	return &source{name: res.URL, body: res.Body, cfg: lint.Config{URL: res.URL, Fetch: tr}}, nil
-}
-
-// traceOf converts a fetch result into what the §A checks read.
-func traceOf(res *fetch.Result) *lint.Fetch {
-	tr := &lint.Fetch{
-		Elapsed: res.Duration,
-		Err:     res.Err,
-		Size:    res.Size,
-		Date:    res.Fetched,
-	}
-	seen := map[string]bool{}
-	for _, h := range res.Hops {
-		tr.Hops = append(tr.Hops, lint.Hop{URL: h.URL, Status: h.Status, Location: h.Header["Location"]})
-		if seen[h.URL] {
-			tr.Loop = true
-		}
-		seen[h.URL] = true
-	}
-	if n := len(res.Hops); n > 0 {
-		last := res.Hops[n-1]
-		tr.ContentType = last.Header["Content-Type"]
-		tr.CacheControl = last.Header["Cache-Control"]
-		tr.Expires = last.Header["Expires"]
-		if last.Status >= 300 && last.Status < 400 && last.Header["Location"] != "" && !tr.Loop {
-			tr.TooManyRedirects = true
-		}
-	}
-	if strings.Contains(res.Err, "deadline") || strings.Contains(res.Err, "timeout") {
-		tr.TimedOut = true
-	}
-	return tr
-}
-
-// probeCaseVariants asks for /ROBOTS.TXT and /Robots.txt after /robots.txt
-// answered 404, and returns the first that answers 200 (RB131).
-func probeCaseVariants(e *env, robotsURL string, timeout time.Duration) string {
-	u, err := url.Parse(robotsURL)
-	if err != nil {
-		return ""
-	}
-	c := &http.Client{Timeout: timeout}
-	for _, p := range []string{"/ROBOTS.TXT", "/Robots.txt"} {
-		v := *u
-		v.Path, v.RawQuery = p, ""
-		req, err := http.NewRequestWithContext(e.ctx, http.MethodGet, v.String(), nil)
-		if err != nil {
-			continue
-		}
-		req.Header.Set("User-Agent", fetch.DefaultUserAgent)
-		resp, err := c.Do(req)
-		if err != nil {
-			continue
-		}
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK {
-			return v.String()
-		}
-	}
-	return ""
-}
-
-// fetchSiblings fetches the robots.txt of the origins next to the one of
-// robotsURL: the other scheme of http and https, and the www or bare twin
-// of the host (RB132, thorough).
-func fetchSiblings(e *env, f *fetch.Fetcher, robotsURL string) []lint.Sibling {
-	u, err := url.Parse(robotsURL)
-	if err != nil || u.Hostname() == "" {
-		return nil
-	}
-	var urls []string
-	other := *u
-	if u.Scheme == "https" {
-		other.Scheme = "http"
-	} else {
-		other.Scheme = "https"
-	}
-	other.Host = other.Hostname() // the other scheme's default port
-	urls = append(urls, other.String())
-	twin := *u
-	if h, ok := strings.CutPrefix(u.Hostname(), "www."); ok {
-		twin.Host = h
-	} else if net.ParseIP(u.Hostname()) == nil {
-		twin.Host = "www." + u.Hostname()
-	}
-	if p := u.Port(); p != "" && twin.Host != u.Host {
-		twin.Host = net.JoinHostPort(twin.Host, p)
-	}
-	if twin.Host != u.Host {
-		urls = append(urls, twin.String())
-	}
-	var out []lint.Sibling
-	for _, s := range urls {
-		res, err := f.Fetch(e.ctx, s)
-		if err != nil {
-			continue
-		}
-		out = append(out, lint.Sibling{URL: s, Status: res.Status, Body: string(res.Body)})
-	}
-	return out
 }
 
 // profileFamilies maps -profile to the family whose diagnostics it keeps.

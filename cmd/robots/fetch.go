@@ -10,7 +10,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/fetch"
-	"github.com/robotskit/robots/syntax"
+	"github.com/robotskit/robots/internal/wire"
 )
 
 var fetchCmd = &command{
@@ -122,11 +122,11 @@ func runFetch(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	report := fetchReport(res)
+	report := wire.Trace(res)
 	if *format == "json" {
 		err = writeJSON(e.stdout, report)
 	} else {
-		err = report.writeText(e.stdout)
+		err = writeFetchText(e.stdout, report)
 	}
 	if err != nil {
 		return err
@@ -137,142 +137,9 @@ func runFetch(e *env, args []string) error {
 	return nil
 }
 
-// fetchJSON is the shape of `robots fetch -format json`.
-type fetchJSON struct {
-	URL        string          `json:"url"`
-	Origin     string          `json:"origin"`
-	FinalURL   string          `json:"final_url"`
-	Policy     string          `json:"policy"`
-	Status     int             `json:"status"`
-	Outcome    string          `json:"outcome"`
-	Access     string          `json:"access"`
-	Reason     string          `json:"reason"`
-	FromCache  bool            `json:"from_cache"`
-	Hops       []hopJSON       `json:"hops"`
-	Size       int64           `json:"size"`
-	Truncated  bool            `json:"truncated"`
-	MediaType  string          `json:"media_type,omitempty"`
-	Charset    string          `json:"charset,omitempty"`
-	Encoding   string          `json:"encoding,omitempty"`
-	HTML       bool            `json:"html"`
-	DurationMS float64         `json:"duration_ms"`
-	Error      string          `json:"error,omitempty"`
-	Warnings   []string        `json:"warnings"`
-	Fetched    time.Time       `json:"fetched"`
-	Expires    time.Time       `json:"expires"`
-	Readings   []policyReading `json:"readings"`
-	File       *fileSummary    `json:"file,omitempty"`
-	ErrorSince *time.Time      `json:"error_since,omitempty"`
-	CacheError string          `json:"cache_error,omitempty"`
-}
-
-type hopJSON struct {
-	URL        string            `json:"url"`
-	Status     int               `json:"status"`
-	DurationMS float64           `json:"duration_ms"`
-	Size       int64             `json:"size"`
-	Header     map[string]string `json:"header,omitempty"`
-	Error      string            `json:"error,omitempty"`
-}
-
-// policyReading is how one robot family reads the same fetch.
-type policyReading struct {
-	Policy string `json:"policy"`
-	Access string `json:"access"`
-	Reason string `json:"reason"`
-}
-
-// fileSummary says what the fetched file holds.
-type fileSummary struct {
-	Lines    int            `json:"lines"`
-	Bytes    int            `json:"bytes"`
-	Groups   []groupSummary `json:"groups"`
-	Rules    int            `json:"rules"`
-	Sitemaps []string       `json:"sitemaps"`
-	Invalid  int            `json:"invalid_lines"`
-}
-
-type groupSummary struct {
-	Line   int      `json:"line"`
-	Agents []string `json:"agents"`
-	Rules  int      `json:"rules"`
-}
-
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func fetchReport(res *fetch.Result) *fetchJSON {
-	r := &fetchJSON{
-		URL: res.URL, Origin: res.Origin.String(), FinalURL: res.FinalURL, Policy: res.Policy.String(),
-		Status: res.Status, Outcome: res.Outcome.String(), Access: res.Access.String(), Reason: res.Reason,
-		FromCache: res.FromCache, Hops: []hopJSON{}, Size: res.Size, Truncated: res.Truncated,
-		MediaType: res.MediaType, Charset: res.Charset, Encoding: res.Encoding, HTML: res.HTML,
-		DurationMS: ms(res.Duration), Error: res.Err, Warnings: res.Warnings,
-		Fetched: res.Fetched.UTC(), Expires: res.Expires.UTC(),
-	}
-	if r.Warnings == nil {
-		r.Warnings = []string{}
-	}
-	if !res.ErrorSince.IsZero() {
-		t := res.ErrorSince.UTC()
-		r.ErrorSince = &t
-	}
-	if res.CacheErr != nil {
-		r.CacheError = res.CacheErr.Error()
-	}
-	for _, h := range res.Hops {
-		r.Hops = append(r.Hops, hopJSON{URL: h.URL, Status: h.Status, DurationMS: ms(h.Duration), Size: h.Size, Header: h.Header, Error: h.Err})
-	}
-	if !res.FromCache {
-		for _, p := range fetch.Policies() {
-			u := res.Under(p)
-			r.Readings = append(r.Readings, policyReading{Policy: p.String(), Access: u.Access.String(), Reason: u.Reason})
-		}
-	}
-	if res.Body != nil {
-		r.File = summarize(syntax.Parse(res.URL, res.Body), res.Rules())
-	}
-	return r
-}
-
-// summarize lists a file's groups, rule count and sitemaps.
-func summarize(f *syntax.File, rules *robots.Rules) *fileSummary {
-	s := &fileSummary{Lines: len(f.Lines), Bytes: len(f.Bytes()), Groups: []groupSummary{}, Sitemaps: []string{}}
-	if rules != nil {
-		s.Sitemaps = append(s.Sitemaps, rules.Sitemaps()...)
-	}
-	var g *groupSummary
-	lastAgent := false
-	for i := range f.Lines {
-		l := &f.Lines[i]
-		switch {
-		case l.Kind == syntax.InvalidLine:
-			s.Invalid++
-		case l.Kind != syntax.DirectiveLine:
-			continue
-		}
-		switch l.Field {
-		case syntax.UserAgent:
-			if !lastAgent {
-				s.Groups = append(s.Groups, groupSummary{Line: i + 1, Agents: []string{}})
-				g = &s.Groups[len(s.Groups)-1]
-			}
-			g.Agents = append(g.Agents, f.Text(l.Value))
-			lastAgent = true
-			continue
-		case syntax.Allow, syntax.Disallow:
-			s.Rules++
-			if g != nil {
-				g.Rules++
-			}
-		}
-		if l.Kind == syntax.DirectiveLine {
-			lastAgent = false
-		}
-	}
-	return s
-}
-
-func (r *fetchJSON) writeText(w io.Writer) error {
+func writeFetchText(w io.Writer, r *wire.FetchTrace) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "robots.txt of %s, as %s robots fetch it\n", r.Origin, r.Policy)
 	if r.FromCache {

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/robotskit/robots/internal/wire"
 )
 
 // site serves a small web: a robots.txt, a redirect to it, a 503 and a 404.
@@ -77,7 +79,7 @@ file: 7 lines, 2 groups, 2 rules, 1 sitemap
 	}
 
 	out, _, code = runCLI(t, srv, "fetch", "-format", "json", srv.URL+"/down/robots.txt")
-	var j fetchJSON
+	var j wire.FetchTrace
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatalf("json: %v\n%s", err, out)
 	}
