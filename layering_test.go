@@ -23,7 +23,8 @@ var allowedImports = map[string][]string{
 	"lint":                     {"", "syntax", "agents", "internal/pattern", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
 	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                           // L4: a page as a robot sees it
 	"internal/wire":            {"", "syntax", "agents", "fetch", "lint"},                                           // L4: JSON shapes of the CLI and the API
-	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire", "meta", "page"},
+	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire", "meta", "page", "server"},
+	"server":                   {"", "syntax", "agents", "fetch", "lint", "meta", "page", "internal/wire", "internal/textedit"}, // L5: the web checker and API
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},
 }

@@ -105,12 +105,6 @@ func fetchSource(e *env, nf *netFlags, raw string, thorough bool) (*source, erro
 	return &source{name: res.URL, body: res.Body, cfg: lint.Config{URL: res.URL, Fetch: tr}}, nil
 }
 
-// profileFamilies maps -profile to the family whose diagnostics it keeps.
-var profileFamilies = map[robots.Profile]lint.Family{
-	robots.Google: lint.GOOG, robots.RFC9309: lint.RFC, robots.Bing: lint.BING,
-	robots.Yandex: lint.YNDX, robots.Draft1996: lint.FM, robots.Strict1994: lint.S94,
-}
-
 func runCheck(e *env, args []string) error {
 	fs := newFlags(e, checkCmd)
 	var profile robots.Profile
@@ -140,7 +134,7 @@ func runCheck(e *env, args []string) error {
 	f := syntax.Parse(src.name, src.body)
 	ds := lint.Run(f, &src.cfg)
 	if isSet(fs, "profile") {
-		ds = onlyFamily(ds, profileFamilies[profile])
+		ds = wire.ForProfile(ds, profile)
 	}
 	switch *format {
 	case "json":
@@ -162,20 +156,6 @@ func runCheck(e *env, args []string) error {
 		}
 	}
 	return nil
-}
-
-// onlyFamily keeps the diagnostics that affect fam or every robot.
-func onlyFamily(ds []lint.Diagnostic, fam lint.Family) []lint.Diagnostic {
-	var out []lint.Diagnostic
-	for _, d := range ds {
-		for _, a := range d.Check.Affects {
-			if a == fam || a == lint.ALL {
-				out = append(out, d)
-				break
-			}
-		}
-	}
-	return out
 }
 
 // tally says how many findings of each severity there are.

@@ -15,6 +15,7 @@
 //	compare  show how each robot reads a file, URL by URL
 //	audit    say what every known robot may crawl, and what it misreads
 //	agents   list the known robots
+//	serve    run the web checker and JSON API
 //	version  print the version
 //
 // Exit codes: 0 ok or allowed, 1 a finding (a URL is disallowed, a check
@@ -69,7 +70,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, auditCmd, agentsCmd, versionCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, auditCmd, agentsCmd, serveCmd, versionCmd}
 }
 
 // Exit codes.

@@ -1,0 +1,56 @@
+package wire
+
+// CheckRequest is the body of POST /api/v1/check: one of Robots (the file
+// itself) or URL (a site whose robots.txt is fetched).
+type CheckRequest struct {
+	Robots   *string `json:"robots,omitempty"`
+	URL      string  `json:"url,omitempty"`
+	Thorough bool    `json:"thorough,omitempty"`
+	// Profile keeps only the findings that affect that family.
+	Profile string `json:"profile,omitempty"`
+}
+
+// TestRequest is the body of POST /api/v1/test: a file (Robots) or a site
+// (URL), the robots to ask for (registry names or plain tokens; default
+// Googlebot), and the URLs to test.
+type TestRequest struct {
+	Robots     *string  `json:"robots,omitempty"`
+	URL        string   `json:"url,omitempty"`
+	RobotsList []string `json:"robots_list,omitempty"`
+	URLs       []string `json:"urls"`
+	// Profile reads the file as that profile instead of each robot's own.
+	Profile string `json:"profile,omitempty"`
+}
+
+// TestResponse answers a TestRequest: one result per robot and URL, robots
+// outermost, in the order asked.
+type TestResponse struct {
+	Results []TestResult `json:"results"`
+	// Fetch is the fetch trace when the request named a URL.
+	Fetch *FetchTrace `json:"fetch,omitempty"`
+}
+
+// TestResult is one verdict.
+type TestResult struct {
+	Robot   string `json:"robot"`
+	URL     string `json:"url"`
+	Allowed bool   `json:"allowed"`
+	// Line is the deciding rule's line, 0 when none decided; Rule its
+	// text as written.
+	Line    int    `json:"line"`
+	Rule    string `json:"rule,omitempty"`
+	Profile string `json:"profile"`
+	// Reason says why when the fetch, not a rule, decided.
+	Reason string `json:"reason,omitempty"`
+}
+
+// ErrorResponse is the body of every API error.
+type ErrorResponse struct {
+	Error ErrorBody `json:"error"`
+}
+
+// ErrorBody is a machine-readable code and a message for people.
+type ErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}

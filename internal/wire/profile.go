@@ -1,0 +1,29 @@
+package wire
+
+import (
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/lint"
+)
+
+// profileFamilies maps a profile to the family of checker-rules whose
+// findings concern it.
+var profileFamilies = map[robots.Profile]lint.Family{
+	robots.Google: lint.GOOG, robots.RFC9309: lint.RFC, robots.Bing: lint.BING,
+	robots.Yandex: lint.YNDX, robots.Draft1996: lint.FM, robots.Strict1994: lint.S94,
+}
+
+// ForProfile keeps the diagnostics that affect robots of profile p, or
+// every robot.
+func ForProfile(ds []lint.Diagnostic, p robots.Profile) []lint.Diagnostic {
+	fam := profileFamilies[p]
+	var out []lint.Diagnostic
+	for _, d := range ds {
+		for _, a := range d.Check.Affects {
+			if a == fam || a == lint.ALL {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	return out
+}
