@@ -76,7 +76,8 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 	fixed := string(lint.Fix(body, &lint.FixOptions{Config: fixCfg}).Output)
 	resp := &wire.CheckResponse{Diagnostics: wire.Diagnostics(ds), Fixed: &fixed}
 	if trace != nil {
-		resp.Fetch = trace
+		text := string(body)
+		resp.Fetch, resp.Robots = trace, &text
 	}
 	return resp, nil
 }

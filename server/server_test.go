@@ -277,11 +277,12 @@ func TestAllowPrivate(t *testing.T) {
 		Diagnostics []wire.Diagnostic `json:"diagnostics"`
 		Fixed       string            `json:"fixed"`
 		Fetch       wire.FetchTrace   `json:"fetch"`
+		Robots      string            `json:"robots"`
 	}
 	if err := json.Unmarshal([]byte(body), &cr); err != nil || status != 200 {
 		t.Fatalf("check: %d %v %s", status, err, body)
 	}
-	if cr.Fetch.Status != 200 || !strings.Contains(cr.Fixed, "User-agent: GPTBot") || len(cr.Diagnostics) == 0 {
+	if cr.Fetch.Status != 200 || !strings.Contains(cr.Fixed, "User-agent: GPTBot") || len(cr.Diagnostics) == 0 || cr.Robots != sample {
 		t.Errorf("check: fetch %+v fixed %q diagnostics %d", cr.Fetch, cr.Fixed, len(cr.Diagnostics))
 	}
 	status, _, body = do(t, ts, "POST", "/api/v1/test", "application/json",

@@ -14,6 +14,9 @@ type CheckResponse struct {
 	Fixed *string `json:"fixed,omitempty"`
 	// Fetch is the fetch trace, for a URL.
 	Fetch any `json:"fetch,omitempty"`
+	// Robots is the fetched file as text, for a URL, so that a client can
+	// show the findings at their lines; only the API sends it.
+	Robots *string `json:"robots,omitempty"`
 }
 
 // Diagnostic is one finding, the record of checker-rules §0.3.
