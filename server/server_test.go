@@ -323,6 +323,11 @@ func TestUI(t *testing.T) {
 	if status != 200 || !strings.Contains(body, `<form method="post" action="/"`) || !strings.Contains(h.Get("Content-Security-Policy"), "script-src 'self'") {
 		t.Fatalf("GET /: %d", status)
 	}
+	// Under no-referrer, browsers post the form with "Origin: null", which
+	// the Origin check refuses (TestBrowserNoJS drives a real one).
+	if rp := h.Get("Referrer-Policy"); rp != "same-origin" {
+		t.Errorf("Referrer-Policy %q", rp)
+	}
 	status, _, css := do(t, ts, "GET", "/static/style.css", "", "")
 	if status != 200 || !strings.Contains(css, "font") {
 		t.Errorf("style.css: %d", status)
