@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/internal/wire"
 )
@@ -29,11 +30,25 @@ type uiData struct {
 	Robots   string
 	URL      string
 	Thorough bool
+	Profile  string
+	Profiles []uiOption
 	Result   *wire.CheckResponse
 	Diff     string
 	Error    string
 	Counts   map[string]int
 }
+
+// A uiOption is an <option> of a select.
+type uiOption struct{ Value, Label string }
+
+// uiProfiles are the choices of the form's profile select.
+var uiProfiles = func() []uiOption {
+	opts := []uiOption{{"", "every robot family"}}
+	for _, p := range robots.Profiles() {
+		opts = append(opts, uiOption{p.String(), "only " + p.String() + " robots"})
+	}
+	return opts
+}()
 
 func (s *Server) uiIndex(w http.ResponseWriter, r *http.Request) error {
 	return render(w, http.StatusOK, &uiData{})
@@ -45,8 +60,9 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
 		return render(w, http.StatusBadRequest, &uiData{Error: "the form could not be read: " + err.Error()})
 	}
-	d := &uiData{Robots: r.PostFormValue("robots"), URL: strings.TrimSpace(r.PostFormValue("url")), Thorough: r.PostFormValue("thorough") != ""}
-	req := wire.CheckRequest{Thorough: d.Thorough}
+	d := &uiData{Robots: r.PostFormValue("robots"), URL: strings.TrimSpace(r.PostFormValue("url")), Thorough: r.PostFormValue("thorough") != "",
+		Profile: r.PostFormValue("profile")}
+	req := wire.CheckRequest{Thorough: d.Thorough, Profile: d.Profile}
 	if d.URL != "" {
 		req.URL = d.URL
 	} else {
@@ -70,6 +86,7 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 }
 
 func render(w http.ResponseWriter, status int, d *uiData) error {
+	d.Profiles = uiProfiles
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	return uiTemplate.Execute(w, d)
