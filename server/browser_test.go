@@ -175,6 +175,12 @@ func TestBrowserCheck(t *testing.T) {
 	if s := tb.text("#summary"); !strings.Contains(s, "2 findings") {
 		t.Errorf("summary %q", s)
 	}
+	if s := eval[string](tb, `document.getElementById('check-status').textContent`); s != "Checked: 2 findings: 0 errors, 1 warning, 1 note." {
+		t.Errorf("status line %q", s)
+	}
+	if id := eval[string](tb, `document.activeElement.id`); id != "h-findings" {
+		t.Errorf("focus on %q after the check, want the findings heading", id)
+	}
 	if s := tb.text("#src-L3 .diag"); !strings.Contains(s, "RB305") || !strings.Contains(s, "Disalow") || !strings.Contains(s, "Affects") {
 		t.Errorf("line 3's finding: %q", s)
 	}

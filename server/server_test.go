@@ -332,6 +332,20 @@ func TestUI(t *testing.T) {
 	if status != 200 || !strings.Contains(css, "font") {
 		t.Errorf("style.css: %d", status)
 	}
+	// The CSP allows no inline script or style: the page loads app.js and
+	// has neither.
+	status, jsh, js := do(t, ts, "GET", "/static/app.js", "", "")
+	if status != 200 || !strings.Contains(jsh.Get("Content-Type"), "javascript") || !strings.Contains(js, "/api/v1/check") {
+		t.Errorf("app.js: %d %s", status, jsh.Get("Content-Type"))
+	}
+	if !strings.Contains(body, `<script src="/static/app.js" defer></script>`) {
+		t.Error("the page does not load app.js")
+	}
+	for _, inline := range []string{"<script>", "<style", " style=", "javascript:", " onclick=", " onsubmit="} {
+		if strings.Contains(body, inline) {
+			t.Errorf("the page has inline %q", inline)
+		}
+	}
 	evil := "User-agent: *\nDisalow: /<script>alert(1)</script>\n"
 	form := url.Values{"robots": {evil}}.Encode()
 	status, _, body = do(t, ts, "POST", "/", "application/x-www-form-urlencoded", form)
@@ -340,6 +354,12 @@ func TestUI(t *testing.T) {
 	}
 	if strings.Contains(body, "<script>alert(1)</script>") || !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Errorf("user input rendered unescaped")
+	}
+	// The profile select narrows the findings to one profile's robots.
+	form = url.Values{"robots": {sample}, "profile": {"google"}}.Encode()
+	_, _, body = do(t, ts, "POST", "/", "application/x-www-form-urlencoded", form)
+	if !strings.Contains(body, `<option value="google" selected>`) || strings.Contains(body, "RB411") {
+		t.Errorf("profile google: RB411 (first-match robots only) shown, or the select lost its value")
 	}
 	form = url.Values{"url": {"http://127.0.0.1:9/"}}.Encode()
 	_, _, body = do(t, ts, "POST", "/", "application/x-www-form-urlencoded", form)

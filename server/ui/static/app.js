@@ -92,12 +92,20 @@
     });
   }
 
-  // busy marks a form as working while p runs, and shows its error.
-  function busy(button, out, errBox, p) {
+  // busy marks a panel as working while p runs, and shows its error.
+  // The panel's status line (role=status, read out by screen readers)
+  // says what is happening and, when p resolves to a string, the result.
+  function busy(name, button, p) {
+    var out = $('#' + name + '-out'), errBox = $('#' + name + '-error'), status = $('#' + name + '-status');
     button.disabled = true;
     out.setAttribute('aria-busy', 'true');
     errBox.textContent = '';
-    return p.then(function (v) { return v; }, function (err) {
+    status.textContent = 'Working…';
+    return p.then(function (v) {
+      status.textContent = typeof v === 'string' ? v : (v && v.summary) || 'Done.';
+      return v;
+    }, function (err) {
+      status.textContent = '';
       errBox.textContent = 'Error: ' + err.message;
       return null;
     }).then(function (v) {
@@ -146,8 +154,6 @@
     if (tab.id === 'tab-ai' && state.check && state.aiKey !== state.check.key) runAI();
   }
 
-  function tabNamed(id) { return document.getElementById(id); }
-
   // ---- state: the last file checked ----
 
   var state = {
@@ -191,12 +197,12 @@
     if ($('#thorough').checked) body.thorough = true;
     var key = src.key + ($('#thorough').checked ? '+t' : '');
     var out = $('#check-out');
-    return busy($('#check-submit'), out, $('#check-error'), api('POST', '/api/v1/check', body).then(function (resp) {
+    return busy('check', $('#check-submit'), api('POST', '/api/v1/check', body).then(function (resp) {
       var old = document.getElementById('results');
       if (old) old.parentNode.removeChild(old);
       var text = src.url ? (resp.robots || '') : src.robots;
-      state.check = { key: src.key, checkKey: key, source: src, text: text, resp: resp };
-      renderCheck(out, src, text, resp);
+      var summary = renderCheck(out, src, text, resp);
+      state.check = { key: src.key, checkKey: key, source: src, text: text, resp: resp, summary: 'Checked: ' + summary };
       return state.check;
     }));
   }
@@ -208,10 +214,10 @@
     ds.forEach(function (d) { counts[d.severity] = (counts[d.severity] || 0) + 1; });
     var box = el('section', { id: 'js-results', 'aria-labelledby': 'h-findings' });
     box.appendChild(el('h2', { id: 'h-findings', tabindex: '-1', text: 'Findings' }));
-    box.appendChild(el('p', { class: 'summary', id: 'summary' },
-      ds.length === 0 ? 'No findings: every robot reads this file the same way, as written.' :
-        plural(ds.length, 'finding') + ': ' + plural(counts.error, 'error') + ', ' +
-        plural(counts.warning, 'warning') + ', ' + plural(counts.info, 'note')));
+    var summary = ds.length === 0 ? 'No findings: every robot reads this file the same way, as written.' :
+      plural(ds.length, 'finding') + ': ' + plural(counts.error, 'error') + ', ' +
+      plural(counts.warning, 'warning') + ', ' + plural(counts.info, 'note') + '.';
+    box.appendChild(el('p', { class: 'summary', id: 'summary' }, summary));
     if (resp.fetch) box.appendChild(renderFetch(resp.fetch));
 
     var lines = splitLines(text);
@@ -235,6 +241,7 @@
     if (typeof resp.fixed === 'string') grid.appendChild(renderFixed(lines, resp.fixed));
     box.appendChild(grid);
     out.appendChild(box);
+    return summary;
   }
 
   // renderFile draws numbered lines, each with its diagnostics under it.
@@ -414,7 +421,7 @@
       el('span', { class: 'ln', 'aria-hidden': 'true', text: o.b ? String(o.b) : '' }),
       el('span', { class: 'op', 'aria-hidden': 'true', text: o.op === '=' ? ' ' : o.op === '-' ? '−' : '+' }),
       label ? el('span', { class: 'sr-only', text: label + ': ' }) : null,
-      el('code', { class: 'src' }, o.text === '' ? ' ' : o.text)
+      el('code', { class: o.text === '' ? 'src blank' : 'src' }, o.text === '' ? ' ' : o.text)
     ]);
   }
 
@@ -454,9 +461,9 @@
       var body = sourceBody(c.source);
       body.robots_list = robots;
       body.urls = urls;
-      return api('POST', '/api/v1/test', body).then(function (resp) { renderTest(out, c, robots, urls, resp); });
+      return api('POST', '/api/v1/test', body).then(function (resp) { return renderTest(out, c, robots, urls, resp); });
     });
-    return busy($('#test-submit'), out, $('#test-error'), p);
+    return busy('test', $('#test-submit'), p);
   }
 
   function verdictText(r) {
@@ -500,9 +507,9 @@
     clear(out);
     var results = resp.results || [];
     var blocked = results.filter(function (r) { return !r.allowed; }).length;
-    out.appendChild(el('p', { class: 'summary', id: 'test-summary' },
-      'Tested ' + plural(urls.length, 'URL') + ' for ' + plural(robots.length, 'robot') + ': ' +
-      plural(blocked, 'disallowed pair') + '. Focus or click a cell to see the line that decides.'));
+    var summary = 'Tested ' + plural(urls.length, 'URL') + ' for ' + plural(robots.length, 'robot') + ': ' +
+      plural(blocked, 'disallowed pair') + '.';
+    out.appendChild(el('p', { class: 'summary', id: 'test-summary' }, summary + ' Focus or click a cell to see the line that decides.'));
     var grid = el('div', { class: 'side-by-side tester' });
     var detail = el('p', { id: 'test-detail', class: 'detail', 'aria-live': 'polite' }, 'Pick a cell.');
     var lines = splitLines(c.text);
@@ -513,6 +520,7 @@
     }), detail]));
     grid.appendChild(el('section', { class: 'pane', 'aria-labelledby': 'h-test-file' }, [el('h3', { id: 'h-test-file', text: 'The file' }), file]));
     out.appendChild(grid);
+    return summary;
   }
 
   // highlight marks line n in the file views, scrolling each view (not
@@ -554,10 +562,10 @@
       body.urls = AI_PATHS;
       return api('POST', '/api/v1/test', body).then(function (resp) {
         state.aiKey = c.key;
-        renderAI(out, resp.results || []);
+        return renderAI(out, resp.results || []);
       });
     });
-    return busy($('#ai-run'), out, $('#ai-error'), p);
+    return busy('ai', $('#ai-run'), p);
   }
 
   function renderAI(out, results) {
@@ -570,9 +578,9 @@
       groups[g].push({ name: rb[0], what: rb[1], results: rs });
     });
     var titles = { blocked: 'Blocked site-wide', partly: 'Partly blocked', open: 'Not blocked' };
-    out.appendChild(el('p', { class: 'summary', id: 'ai-summary' },
-      groups.blocked.length + ' blocked site-wide, ' + groups.partly.length + ' partly blocked, ' +
-      groups.open.length + ' not blocked (of ' + AI_ROBOTS.length + ', tested on ' + AI_PATHS.join(', ') + ').'));
+    var summary = 'AI crawlers: ' + groups.blocked.length + ' blocked site-wide, ' + groups.partly.length + ' partly blocked, ' +
+      groups.open.length + ' not blocked (of ' + AI_ROBOTS.length + ', tested on ' + AI_PATHS.join(', ') + ').';
+    out.appendChild(el('p', { class: 'summary', id: 'ai-summary' }, summary));
     var cols = el('div', { class: 'ai-groups' });
     ['blocked', 'partly', 'open'].forEach(function (g) {
       var sec = el('section', { class: 'card ai-' + g, id: 'ai-' + g, 'aria-labelledby': 'h-ai-' + g });
@@ -592,6 +600,7 @@
     out.appendChild(cols);
     out.appendChild(el('details', null, [el('summary', { text: 'Every robot and path' }),
       matrix('ai-matrix', AI_ROBOTS.map(function (r) { return r[0]; }), AI_PATHS, results, null)]));
+    return summary;
   }
 
   // ---- Inspect a page ----
@@ -602,8 +611,8 @@
     var p = Promise.resolve().then(function () {
       if (!u) throw new Error('give the URL of a page');
       return api('GET', '/api/v1/page?url=' + encodeURIComponent(u) + (robot ? '&robot=' + encodeURIComponent(robot) : ''));
-    }).then(function (rep) { renderPage(out, rep); });
-    return busy($('#page-submit'), out, $('#page-error'), p);
+    }).then(function (rep) { return renderPage(out, rep); });
+    return busy('page', $('#page-submit'), p);
   }
 
   function renderPage(out, rep) {
@@ -675,6 +684,8 @@
       box.appendChild(el('ul', { id: 'page-warnings' }, rep.warnings.map(function (w) { return el('li', { text: w }); })));
     }
     out.appendChild(box);
+    return 'Inspected ' + (rep.final_url || rep.url) + ': ' + (rep.crawlable ? 'crawlable' : 'not crawlable') + ', ' +
+      (rep.indexable ? 'indexable' : 'not indexable') + '.';
   }
 
   // ---- wiring ----
@@ -685,10 +696,8 @@
     $('#check-form').addEventListener('submit', function (ev) {
       ev.preventDefault();
       runCheck().then(function (c) {
-        if (!c) return;
-        var h = document.getElementById('h-findings');
+        var h = c && document.getElementById('h-findings');
         if (h) h.focus();
-        if (tabNamed('tab-ai').getAttribute('aria-selected') === 'true') runAI();
       });
     });
     $('#test-form').addEventListener('submit', function (ev) { ev.preventDefault(); runTest(); });
