@@ -172,6 +172,10 @@ func TestBrowserCheck(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#file-view li.has-diag")),
 		chromedp.WaitVisible(chromedp.CSS("#diff-view li.add")),
 	)
+	// Every control has a label, in every panel.
+	if unlabelled := eval[[]string](tb, `Array.from(document.querySelectorAll('input, select, textarea')).filter(e => !e.labels || e.labels.length === 0).map(e => e.id || e.name)`); len(unlabelled) > 0 {
+		t.Errorf("controls without a label: %q", unlabelled)
+	}
 	if s := tb.text("#summary"); !strings.Contains(s, "2 findings") {
 		t.Errorf("summary %q", s)
 	}
