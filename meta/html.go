@@ -45,7 +45,7 @@ type Document struct {
 	LinkCount int
 	// Text is the start of the visible text a snippet may use: outside
 	// script, style and data-nosnippet regions, whitespace collapsed.
-	// TextBytes counts all of it.
+	// TextBytes counts all of it, white space included.
 	Text      string
 	TextBytes int
 	// NoSnippet are the data-nosnippet regions.
@@ -242,10 +242,13 @@ func (s *scanner) textToken(t []byte) {
 		}
 		return
 	}
+	s.doc.TextBytes += len(t)
+	if s.text.Len() >= maxText {
+		return // counted; nothing more is kept
+	}
 	for _, f := range bytes.Fields(t) {
-		s.doc.TextBytes += len(f) + 1
 		if s.text.Len() >= maxText {
-			continue
+			break
 		}
 		if s.text.Len() > 0 {
 			s.text.WriteByte(' ')

@@ -178,7 +178,11 @@ func (s *inspection) follow(u *url.URL) (*http.Response, []byte, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		req.Header.Set("User-Agent", s.rb.UserAgent)
+		ua := s.rb.UserAgent
+		if ua == "" {
+			ua = fetch.DefaultUserAgent
+		}
+		req.Header.Set("User-Agent", ua)
 		req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
 		resp, err := c.Do(req)
 		if err != nil {
@@ -237,7 +241,13 @@ func (s *inspection) readBody(resp *http.Response) ([]byte, error) {
 	s.rep.ContentType = resp.Header.Get("Content-Type")
 	s.rep.Size = resp.ContentLength
 	limit := s.in.maxBytes()
-	var buf bytes.Buffer
+	// One allocation of the size needed: the Content-Length when the
+	// server gives a smaller one, else the limit.
+	size := limit + 1
+	if cl := resp.ContentLength; cl >= 0 && cl < limit {
+		size = cl + 1
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
 	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
 	if n > limit {
 		s.rep.Truncated = true
@@ -257,8 +267,10 @@ func (s *inspection) readResponse(resp *http.Response, body []byte) {
 	rep.XRobotsTag = append(resp.Header.Values("X-Robots-Tag"), resp.Header.Values("Robots-Tag")...)
 	rep.HTML = isHTML(rep.ContentType, body)
 	if rep.HTML {
-		enc, _, _ := charset.DetermineEncoding(body, rep.ContentType)
-		r := transform.NewReader(bytes.NewReader(body), enc.NewDecoder())
+		var r io.Reader = bytes.NewReader(body)
+		if enc, name, _ := charset.DetermineEncoding(body, rep.ContentType); name != "utf-8" {
+			r = transform.NewReader(r, enc.NewDecoder())
+		}
 		doc, err := meta.ReadHTML(r, 4*int64(len(body))+4)
 		if err == nil {
 			ds = append(ds, doc.Directives...)

@@ -266,7 +266,9 @@ func TestBigPage(t *testing.T) {
 	}
 	// The 10 MB body is never held: allocations stay within a few times
 	// the 2 MiB limit (the buffer, the decoded copy, the tokenizer).
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 24<<20 {
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("allocated %.1f MiB to inspect a %d MiB page", float64(alloc)/(1<<20), size>>20)
+	if alloc > 16<<20 {
 		t.Errorf("allocated %d bytes for a %d-byte page read to 2 MiB", alloc, size)
 	}
 	// A smaller limit is obeyed.
