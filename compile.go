@@ -84,7 +84,10 @@ type rule struct {
 	n     uint16 // a line is cut at 16,663 bytes; escaping at most triples it
 	flags uint16
 	line  int32
-	sig   uint32 // patterns with '*' only: signature of their literal octets
+	// sig is the signature of a wildcard pattern's literal octets; for a
+	// literal rule of a large bucket's hash table (hashLiterals), 1 + the
+	// index of the next rule of its chain; 0 for other rules.
+	sig uint32
 }
 
 // lit returns the length of ru's literal prefix (before the first '*' or
@@ -323,6 +326,10 @@ type builder struct {
 	offs   []uint32
 	ents   []agentEntry
 	gset   []int32
+	subs   []subIndex
+	tab    []uint32
+	lens   []uint32
+	litRs  []rule // scratch for hashLiterals
 }
 
 type tokGroup struct {
@@ -341,6 +348,7 @@ func newBuilder(p Profile) *builder {
 	b.arena, b.raw, b.groups, b.agents, b.exts = b.arena[:0], b.raw[:0], b.groups[:0], b.agents[:0], b.exts[:0]
 	b.tg, b.gs, b.plans, b.keys, b.tmp = b.tg[:0], b.gs[:0], b.plans[:0], b.keys[:0], b.tmp[:0]
 	b.offs, b.ents, b.gset = b.offs[:0], b.ents[:0], b.gset[:0]
+	b.subs, b.tab, b.lens = b.subs[:0], b.tab[:0], b.lens[:0]
 	return b
 }
 
@@ -541,6 +549,9 @@ func (b *builder) finish() *Rules {
 
 	// Copy out exactly sized slices; the scratch goes back to the pool.
 	r.offs = slices.Clone(b.offs)
+	if len(b.subs) > 0 {
+		r.subs, r.tab, r.lens = slices.Clone(b.subs), slices.Clone(b.tab), slices.Clone(b.lens)
+	}
 	r.agents = slices.Clone(b.ents)
 	r.groups = make([]groupInfo, len(b.groups))
 	for i := range b.groups {
@@ -718,8 +729,114 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 	}
 	if last != 0 {
 		b.offs = append(b.offs, set.hi)
+		for o := int(set.offs); o+1 < len(b.offs); o++ {
+			if start, end := b.offs[o], b.offs[o+1]; end-start >= uint32(subMin) && end < subFlag &&
+				b.hashLiterals(dst[start-lo:end-lo], start) {
+				b.offs[o] |= subFlag
+			}
+		}
 	}
 	return set
+}
+
+// subMin is the smallest bucket whose literal rules are hashed
+// (hashLiterals): below it, scanning the bucket's heads is as fast. A
+// variable so that tests can lower it.
+var subMin = 64
+
+// subFlag marks, in Rules.offs, the start of a bucket with hashed literal
+// rules; rule indexes stay below it.
+const subFlag = 1 << 31
+
+// subIndex is the hashed literal part of a large bucket.
+type subIndex struct {
+	start  uint32 // the bucket's first rule
+	split  uint32 // its first literal rule, the end of the others
+	tab    uint32 // its hash table, Rules.tab[tab : tab+mask+1]
+	mask   uint32
+	lensLo uint32 // the lengths of its literal patterns, longest first,
+	lensHi uint32 // in Rules.lens[lensLo:lensHi]
+}
+
+// hashLiterals gives a large bucket, which starts at index start in
+// Rules.rules and is in decision order, a hash table of its literal
+// (prefix) rules, if they have few distinct lengths; it reports whether it
+// did. The literal rules move to the end of the bucket, and the others,
+// which are scanned as in any bucket, keep their order.
+//
+// A literal pattern of length n matches a path whose first n octets are
+// the pattern, so Rules.firstHashed looks up the path's prefix of each
+// length, longest first, instead of testing every rule. Rules of one
+// length that match a path have equal patterns; the first of them in
+// decision order decides. The table chains rules through sig (1 + index
+// of the next; 0: none), with the better rules first.
+func (b *builder) hashLiterals(rs []rule, start uint32) bool {
+	// Decision order is longest first: the literal rules' lengths come
+	// in runs.
+	nlit, lens := 0, len(b.lens)
+	mixed := false // a literal rule comes before another rule
+	for i := range rs {
+		ru := &rs[i]
+		if ru.flags&ruleLiteral == 0 {
+			mixed = mixed || nlit > 0
+			continue
+		}
+		if nlit == 0 || uint32(ru.n) != b.lens[len(b.lens)-1] {
+			b.lens = append(b.lens, uint32(ru.n))
+		}
+		nlit++
+	}
+	if distinct := len(b.lens) - lens; nlit == 0 || distinct > 4 && distinct*8 > nlit {
+		b.lens = b.lens[:lens] // each length costs a lookup: scan instead
+		return false
+	}
+	k := len(rs) - nlit
+	if mixed {
+		// The literal rules wait in b.litRs while the others move up.
+		tmp := b.litRs[:0]
+		j := 0
+		for i := range rs {
+			if rs[i].flags&ruleLiteral != 0 {
+				tmp = append(tmp, rs[i])
+				continue
+			}
+			rs[j] = rs[i] // j <= i: rs[i] is read before it is written
+			j++
+		}
+		copy(rs[k:], tmp)
+		b.litRs = tmp
+	}
+	size := 1
+	for size < nlit {
+		size <<= 1
+	}
+	tab := len(b.tab)
+	b.tab = slices.Grow(b.tab, size)[:tab+size]
+	clear(b.tab[tab:])
+	// Inserted worst first, at the heads of the chains: better rules come
+	// first.
+	for at := len(rs) - 1; at >= k; at-- {
+		ru := &rs[at]
+		h := tab + int(litHash(b.view(span{ru.off, uint32(ru.n)}))&uint32(size-1))
+		ru.sig, b.tab[h] = b.tab[h], start+uint32(at)+1
+	}
+	b.subs = append(b.subs, subIndex{start: start, split: start + uint32(k), tab: uint32(tab),
+		mask: uint32(size - 1), lensLo: uint32(lens), lensHi: uint32(len(b.lens))})
+	return true
+}
+
+// litHash hashes a literal pattern, or the prefix of a path of the same
+// length, eight octets at a time.
+func litHash(s string) uint32 {
+	const m = 0x9E3779B97F4A7C15
+	h := uint64(len(s)) * m
+	for ; len(s) >= 8; s = s[8:] {
+		h = (h ^ octets.Load(s, 0)) * m
+	}
+	if len(s) > 0 {
+		h = (h ^ load8(s)) * m
+	}
+	return uint32(h >> 32)
 }
 
 // sortKeys sorts b.keys as slices.Sort would. fillSet appends the keys in

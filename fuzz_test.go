@@ -47,21 +47,33 @@ var fuzzSeeds = []struct{ robots, agent, url string }{
 
 // TestDecideRandom runs the same comparison as FuzzDecide over generated
 // files, so that `go test` exercises it without -fuzz.
-func TestDecideRandom(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+func TestDecideRandom(t *testing.T) { decideRandom(t, 1) }
+
+// TestDecideRandomSorted is TestDecideRandom with every bucket of two rules
+// or more given a sorted literal part, which only large files have.
+func TestDecideRandomSorted(t *testing.T) {
+	defer robots.SetSubMin(2)()
+	decideRandom(t, 3)
+}
+
+func decideRandom(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 2))
 	keys := []string{"User-agent", "user-agent", "Allow", "Disallow", "disalow", "Sitemap", "Crawl-delay", "useragent", "foo"}
 	vals := []string{"*", "FooBot", "foobot", "Bar-Bot", "* x", "/", "", "/a", "/a*", "/a$", "/*b", "/a/index.html", "/%61", "/%7e", "/ä", "*", "$", "/a*b$",
 		"/b/", "/ba", "/b*a$", "/$", "b", "/?", "/*?x", "/a?x=1", "/ab$", "/bb",
 		// third octets, for buckets split in two levels
 		"/ab", "/ac", "/abc", "/a/b", "/ab*", "/ac$", "/a*c", "/bab", "/bc", "/a?",
 		// record profiles: User-agent values inside a robot's name
-		"Foo", "FooBot/2.1", "Bar-Bot Baz", "bot"}
+		"Foo", "FooBot/2.1", "Bar-Bot Baz", "bot",
+		// literal prefixes of each other, for sorted literal parts
+		"/ab/", "/ab/c", "/a/b/c", "/abc/d", "/ab?x", "/abcdefghij", "/abcdefghijk", "/abcdefghik"}
 	seps := []string{": ", ":", " ", " : "}
 	eols := []string{"\n", "\r\n", "\r", "\n\n"}
 	paths := []string{"/", "/a", "/ab", "/a/", "/a/index.html", "/b", "/%61", "/a", "/~", "/ä", "/robots.txt", "?a", "/a$", "/a*b",
 		"/b/a", "/ba", "/bb?x", "/a?x=1", "/a?y", "/ab", "/ac", "/abc", "/ab/x", "/bc", "/bab", "/acc",
 		// the path ends before a fragment, and at a NUL under google
-		"/a#b", "/ab#/ab", "/b\x00a", "/#a"}
+		"/a#b", "/ab#/ab", "/b\x00a", "/#a",
+		"/ab/c", "/ab/cd", "/a/b/c/d", "/abc/d", "/abc/", "/ab?x=1", "/abcdefghijk", "/abcdefghijkl", "/abcdefghiz", "/abc#/abcdefghijk"}
 	agents := []string{"FooBot", "foobot", "Bar-Bot", "Baz", "", "*", "FooBot-News", "XFooBotY"}
 	for n := 0; n < 6000; n++ {
 		var b []byte
@@ -78,7 +90,11 @@ func TestDecideRandom(t *testing.T) {
 		agent := agents[rng.IntN(len(agents))]
 		url := "http://example.com" + paths[rng.IntN(len(paths))]
 		for _, p := range robots.Profiles() {
-			d := robots.Parse(b, p).Decide(agent, url)
+			r := robots.Parse(b, p)
+			d := r.Decide(agent, url)
+			if got := r.Allowed(agent, url); got != d.Allowed {
+				t.Fatalf("[%v] Allowed(%q, %q) = %v, Decide.Allowed = %v\n%q", p, agent, url, got, d.Allowed, b)
+			}
 			wa, wl := refDecide(b, p, agent, url)
 			if d.Allowed != wa || d.Line != wl {
 				t.Fatalf("[%v] Decide(%q, %q) = (%v, %d), reference (%v, %d)\n%q", p, agent, url, d.Allowed, d.Line, wa, wl, b)

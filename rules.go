@@ -1,7 +1,9 @@
 package robots
 
 import (
+	"cmp"
 	"math/bits"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -21,7 +23,10 @@ type Rules struct {
 	text        string     // every string the rules keep: patterns, tokens, values
 	rules       []rule     // rulesets, each sorted for first-match
 	sets        []ruleset
-	offs        []uint32     // bucket starts of indexed rulesets
+	offs        []uint32     // bucket starts of indexed rulesets, some with subFlag
+	subs        []subIndex   // hashed literal parts of large buckets, by start
+	tab         []uint32     // their hash tables
+	lens        []uint32     // their literal lengths
 	agents      []agentEntry // sorted by lower-cased token
 	global      int32        // 1 + ruleset of the "*" groups; 0: none
 	globalGroup int32        // 1 + first "*" group; 0: none
@@ -270,12 +275,55 @@ func (r *Rules) first(set *ruleset, path string, open bool) int {
 		k += bits.OnesCount64(set.bits[i])
 	}
 	o := int(set.offs) + k
+	lo, hi := r.offs[o], r.offs[o+1]&^subFlag
+	if lo&subFlag != 0 {
+		return r.firstHashed(lo&^subFlag, hi, path, open, ph, best)
+	}
 	var bound *rule
 	if best >= 0 {
 		bound = &r.rules[best]
 	}
-	if j := r.scan(r.offs[o], r.offs[o+1], path, open, ph, bound); j >= 0 {
+	if j := r.scan(lo, hi, path, open, ph, bound); j >= 0 {
 		return j
+	}
+	return best
+}
+
+// firstHashed is first's search of a large bucket, rules[lo:hi], whose
+// literal rules are hashed (see builder.hashLiterals): a scan of its other
+// rules, then a lookup of path's prefix of each literal length, longest
+// first. best is the best rule so far, or -1.
+//
+// With an open path (see first), a prefix of the rest of the URL equals a
+// pattern only if it is a prefix of the path, as no pattern holds the
+// octet that ends it.
+func (r *Rules) firstHashed(lo, hi uint32, path string, open bool, ph uint64, best int) int {
+	i, _ := slices.BinarySearchFunc(r.subs, lo, func(s subIndex, lo uint32) int { return cmp.Compare(s.start, lo) })
+	sub := &r.subs[i]
+	if best < 0 {
+		best = r.scan(lo, sub.split, path, open, ph, nil)
+	} else if j := r.scan(lo, sub.split, path, open, ph, &r.rules[best]); j >= 0 {
+		best = j
+	}
+	tab := r.tab[sub.tab : sub.tab+sub.mask+1]
+	for _, n := range r.lens[sub.lensLo:sub.lensHi] {
+		if best >= 0 && uint32(r.rules[best].n) > n {
+			break // a shorter match cannot decide over best
+		}
+		if uint32(len(path)) < n {
+			continue
+		}
+		p := path[:n]
+		for k := tab[litHash(p)&sub.mask]; k != 0; k = r.rules[k-1].sig {
+			if ru := &r.rules[k-1]; uint32(ru.n) == n && r.text[ru.off:ru.off+n] == p {
+				// The first in its chain decides among equal patterns,
+				// and shorter ones cannot decide over it.
+				if best < 0 || better(ru, &r.rules[best]) {
+					best = int(k - 1)
+				}
+				return best
+			}
+		}
 	}
 	return best
 }
