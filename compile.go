@@ -330,6 +330,7 @@ type builder struct {
 	tab    []uint32
 	lens   []uint32
 	litRs  []rule // scratch for hashLiterals
+	sets   []ruleset
 }
 
 type tokGroup struct {
@@ -540,20 +541,36 @@ func (b *builder) finish() *Rules {
 		total += p.n
 	}
 	r.rules = make([]rule, total)
-	r.sets = make([]ruleset, len(b.plans))
+	b.sets = slices.Grow(b.sets[:0], len(b.plans))[:len(b.plans)]
 	lo := 0
 	for k, p := range b.plans {
-		r.sets[k] = b.fillSet(r.rules[lo:lo+p.n], uint32(lo), b.gs[p.gsLo:p.gsHi])
+		b.sets[k] = b.fillSet(r.rules[lo:lo+p.n], uint32(lo), b.gs[p.gsLo:p.gsHi])
 		lo += p.n
 	}
 
-	// Copy out exactly sized slices; the scratch goes back to the pool.
-	r.offs = slices.Clone(b.offs)
-	if len(b.subs) > 0 {
-		r.subs, r.tab, r.lens = slices.Clone(b.subs), slices.Clone(b.tab), slices.Clone(b.lens)
-	}
-	r.agents = slices.Clone(b.ents)
-	r.groups = make([]groupInfo, len(b.groups))
+	// Copy out exactly sized slices, all carved from one allocation (the
+	// rules aside, which fillSet wrote in place); the scratch goes back to
+	// the pool. One allocation instead of nine is less work for Parse and
+	// keeps what a check reads of a file close together: the rulesets,
+	// agents, buckets and text.
+	n := words[ruleset](len(b.sets)) + words[agentEntry](len(b.ents)) + words[uint32](len(b.offs)) +
+		words[subIndex](len(b.subs)) + words[uint32](len(b.tab)) + words[uint32](len(b.lens)) +
+		words[groupInfo](len(b.groups)) + words[span](len(b.agents)) + words[ext](len(b.exts)) +
+		words[byte](len(b.arena))
+	buf := make([]uint64, n)
+	r.sets = carve[ruleset](&buf, len(b.sets))
+	copy(r.sets, b.sets)
+	r.agents = carve[agentEntry](&buf, len(b.ents))
+	copy(r.agents, b.ents)
+	r.offs = carve[uint32](&buf, len(b.offs))
+	copy(r.offs, b.offs)
+	r.subs = carve[subIndex](&buf, len(b.subs))
+	copy(r.subs, b.subs)
+	r.tab = carve[uint32](&buf, len(b.tab))
+	copy(r.tab, b.tab)
+	r.lens = carve[uint32](&buf, len(b.lens))
+	copy(r.lens, b.lens)
+	r.groups = carve[groupInfo](&buf, len(b.groups))
 	for i := range b.groups {
 		// Field by field: a groupInfo value would be copied through
 		// stalled store forwarding (see rule.set).
@@ -564,10 +581,34 @@ func (b *builder) finish() *Rules {
 			gi.set = b.gset[i]
 		}
 	}
-	r.agentSpans = slices.Clone(b.agents)
-	r.exts = slices.Clone(b.exts)
-	r.text = string(b.arena)
+	r.agentSpans = carve[span](&buf, len(b.agents))
+	copy(r.agentSpans, b.agents)
+	r.exts = carve[ext](&buf, len(b.exts))
+	copy(r.exts, b.exts)
+	if text := carve[byte](&buf, len(b.arena)); len(text) > 0 {
+		copy(text, b.arena)
+		r.text = unsafe.String(&text[0], len(text)) // never written again
+	}
 	return r
+}
+
+// words returns how many 8-byte words n values of type T take, rounded up.
+func words[T any](n int) int {
+	var t T
+	return (n*int(unsafe.Sizeof(t)) + 7) / 8
+}
+
+// carve returns the first n values of type T of *buf and moves *buf past
+// them, rounded up to a word. T must hold no pointers, since the garbage
+// collector does not scan a []uint64, and need no more than 8-byte
+// alignment, which every word has on every architecture.
+func carve[T any](buf *[]uint64, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	s := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(*buf))), n)
+	*buf = (*buf)[words[T](n):]
+	return s
 }
 
 // planMerged plans the rulesets of RFC 9309 §2.2.1: one per distinct
