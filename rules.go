@@ -51,7 +51,11 @@ func (r *Rules) Allowed(agent, url string) bool {
 	if r == nil {
 		return true
 	}
-	set, _ := r.lookup(agent)
+	// Most files name no agent but "*": their ruleset needs no call.
+	set := r.global - 1
+	if r.firstRecord || len(r.agents) != 0 {
+		set, _ = r.lookup(agent)
+	}
 	if set < 0 {
 		return true
 	}
@@ -89,7 +93,7 @@ func (r *Rules) allowedPath(set int32, path string) bool {
 // lookup returns the ruleset and first group for agent: those of the groups
 // that name it, else those of the "*" groups, else -1.
 func (r *Rules) lookup(agent string) (set, group int32) {
-	// entry, written out: small enough to inline into Allowed.
+	// entry, written out.
 	if !r.firstRecord {
 		if e := r.find(agent); e != nil {
 			return e.set, e.group
