@@ -564,12 +564,14 @@ func (b *builder) finish() *Rules {
 	copy(r.agents, b.ents)
 	r.offs = carve[uint32](&buf, len(b.offs))
 	copy(r.offs, b.offs)
-	r.subs = carve[subIndex](&buf, len(b.subs))
-	copy(r.subs, b.subs)
-	r.tab = carve[uint32](&buf, len(b.tab))
-	copy(r.tab, b.tab)
-	r.lens = carve[uint32](&buf, len(b.lens))
-	copy(r.lens, b.lens)
+	if len(b.subs) > 0 {
+		hs := &hashed{subs: carve[subIndex](&buf, len(b.subs)), tab: carve[uint32](&buf, len(b.tab)),
+			lens: carve[uint32](&buf, len(b.lens))}
+		copy(hs.subs, b.subs)
+		copy(hs.tab, b.tab)
+		copy(hs.lens, b.lens)
+		r.hashed = hs
+	}
 	r.groups = carve[groupInfo](&buf, len(b.groups))
 	for i := range b.groups {
 		// Field by field: a groupInfo value would be copied through
@@ -789,14 +791,22 @@ var subMin = 64
 // rules; rule indexes stay below it.
 const subFlag = 1 << 31
 
+// hashed holds the hash tables of a Rules' large buckets (hashLiterals),
+// apart: few files have one.
+type hashed struct {
+	subs []subIndex // by start
+	tab  []uint32   // the tables
+	lens []uint32   // the literal lengths
+}
+
 // subIndex is the hashed literal part of a large bucket.
 type subIndex struct {
 	start  uint32 // the bucket's first rule
 	split  uint32 // its first literal rule, the end of the others
-	tab    uint32 // its hash table, Rules.tab[tab : tab+mask+1]
+	tab    uint32 // its hash table, hashed.tab[tab : tab+mask+1]
 	mask   uint32
 	lensLo uint32 // the lengths of its literal patterns, longest first,
-	lensHi uint32 // in Rules.lens[lensLo:lensHi]
+	lensHi uint32 // in hashed.lens[lensLo:lensHi]
 }
 
 // hashLiterals gives a large bucket, which starts at index start in
@@ -848,7 +858,7 @@ func (b *builder) hashLiterals(rs []rule, start uint32) bool {
 		b.litRs = tmp
 	}
 	size := 1
-	for size < nlit {
+	for size*2 < nlit { // chains of two rules on average: half the memory
 		size <<= 1
 	}
 	tab := len(b.tab)

@@ -24,9 +24,7 @@ type Rules struct {
 	rules       []rule     // rulesets, each sorted for first-match
 	sets        []ruleset
 	offs        []uint32     // bucket starts of indexed rulesets, some with subFlag
-	subs        []subIndex   // hashed literal parts of large buckets, by start
-	tab         []uint32     // their hash tables
-	lens        []uint32     // their literal lengths
+	hashed      *hashed      // nil unless a bucket's literal rules are hashed
 	agents      []agentEntry // sorted by lower-cased token
 	global      int32        // 1 + ruleset of the "*" groups; 0: none
 	globalGroup int32        // 1 + first "*" group; 0: none
@@ -302,15 +300,16 @@ func (r *Rules) first(set *ruleset, path string, open bool) int {
 // pattern only if it is a prefix of the path, as no pattern holds the
 // octet that ends it.
 func (r *Rules) firstHashed(lo, hi uint32, path string, open bool, ph uint64, best int) int {
-	i, _ := slices.BinarySearchFunc(r.subs, lo, func(s subIndex, lo uint32) int { return cmp.Compare(s.start, lo) })
-	sub := &r.subs[i]
+	hs := r.hashed
+	i, _ := slices.BinarySearchFunc(hs.subs, lo, func(s subIndex, lo uint32) int { return cmp.Compare(s.start, lo) })
+	sub := &hs.subs[i]
 	if best < 0 {
 		best = r.scan(lo, sub.split, path, open, ph, nil)
 	} else if j := r.scan(lo, sub.split, path, open, ph, &r.rules[best]); j >= 0 {
 		best = j
 	}
-	tab := r.tab[sub.tab : sub.tab+sub.mask+1]
-	for _, n := range r.lens[sub.lensLo:sub.lensHi] {
+	tab := hs.tab[sub.tab : sub.tab+sub.mask+1]
+	for _, n := range hs.lens[sub.lensLo:sub.lensHi] {
 		if best >= 0 && uint32(r.rules[best].n) > n {
 			break // a shorter match cannot decide over best
 		}
