@@ -165,13 +165,6 @@ var obsoleteNote = map[string]string{
 	"noyaca":               "noyaca has no effect: Yandex retired the Yandex.Catalog",
 }
 
-// isValuedName reports whether name (lower case) is a directive that takes
-// a value, so that "name:" is that directive and not a robot prefix.
-func isValuedName(name string) bool {
-	s, ok := known[name]
-	return ok && s.valued
-}
-
 // isDirectiveName reports whether name (lower case) is any known directive.
 func isDirectiveName(name string) bool {
 	_, ok := known[name]

@@ -148,7 +148,7 @@ func (s *inspection) run(u *url.URL) error {
 		s.hidden = append(s.hidden, "robots.txt disallows "+u.String()+" for "+s.rb.Name+" ("+describe(v)+")")
 	}
 
-	resp, body, err := s.follow(u)
+	resp, body, err := s.follow(u, v)
 	if err != nil {
 		rep.Error = err.Error()
 	}
@@ -160,9 +160,9 @@ func (s *inspection) run(u *url.URL) error {
 }
 
 // follow requests the page and its redirects, recording each hop and its
-// robots.txt verdict. It returns the last response, whose body it has read
-// up to the limit.
-func (s *inspection) follow(u *url.URL) (*http.Response, []byte, error) {
+// robots.txt verdict (v is that of u). It returns the last response, whose
+// body it has read up to the limit.
+func (s *inspection) follow(u *url.URL, v RobotsTxt) (*http.Response, []byte, error) {
 	c := s.client()
 	seen := map[string]bool{}
 	limit := s.in.MaxRedirects
@@ -172,27 +172,26 @@ func (s *inspection) follow(u *url.URL) (*http.Response, []byte, error) {
 	case limit < 0:
 		limit = 0
 	}
+	ua := s.rb.UserAgent
+	if ua == "" {
+		ua = fetch.DefaultUserAgent
+	}
 	cur := u
 	for i := 0; ; i++ {
 		req, err := http.NewRequestWithContext(s.ctx, http.MethodGet, cur.String(), nil)
 		if err != nil {
 			return nil, nil, err
 		}
-		ua := s.rb.UserAgent
-		if ua == "" {
-			ua = fetch.DefaultUserAgent
-		}
 		req.Header.Set("User-Agent", ua)
 		req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
 		resp, err := c.Do(req)
 		if err != nil {
-			s.rep.Redirects = append(s.rep.Redirects, s.hop(cur.String(), 0, ""))
+			s.rep.Redirects = append(s.rep.Redirects, Hop{URL: cur.String(), Allowed: v.Allowed, Line: v.Line})
 			return nil, nil, fmt.Errorf("fetching %s: %w", cur, unwrapURLError(err))
 		}
 		seen[cur.String()] = true
 		loc := resp.Header.Get("Location")
-		h := s.hop(cur.String(), resp.StatusCode, loc)
-		s.rep.Redirects = append(s.rep.Redirects, h)
+		s.rep.Redirects = append(s.rep.Redirects, Hop{URL: cur.String(), Status: resp.StatusCode, Location: loc, Allowed: v.Allowed, Line: v.Line})
 		s.rep.FinalURL = cur.String()
 		s.rep.Status = resp.StatusCode
 		if !isRedirect(resp.StatusCode) || loc == "" {
@@ -211,27 +210,15 @@ func (s *inspection) follow(u *url.URL) (*http.Response, []byte, error) {
 		case i+1 > limit:
 			return nil, nil, fmt.Errorf("more than %d redirects; %s stops following at %s", limit, s.rb.Name, cur)
 		}
-		if !h.Allowed && len(s.hidden) == 0 {
-			s.hidden = append(s.hidden, "robots.txt disallows "+cur.String()+" for "+s.rb.Name)
-		}
 		cur = next
-		nv, err := s.verdict(cur.String())
-		if err != nil {
+		if v, err = s.verdict(cur.String()); err != nil {
 			return nil, nil, err
 		}
-		if !nv.Allowed {
+		if !v.Allowed {
 			s.rep.Crawlable = false
-			s.hidden = append(s.hidden, "the redirect target "+cur.String()+" is disallowed by its robots.txt ("+describe(nv)+")")
+			s.hidden = append(s.hidden, "the redirect target "+cur.String()+" is disallowed by its robots.txt ("+describe(v)+")")
 		}
 	}
-}
-
-func (s *inspection) hop(u string, status int, loc string) Hop {
-	h := Hop{URL: u, Status: status, Location: loc, Allowed: true}
-	if v, err := s.verdict(u); err == nil {
-		h.Allowed, h.Line = v.Allowed, v.Line
-	}
-	return h
 }
 
 // readBody reads an HTML body up to the limit; other bodies are left
@@ -277,7 +264,7 @@ func (s *inspection) readResponse(resp *http.Response, body []byte) {
 			s.readDocument(doc)
 		}
 	}
-	names := append([]string{}, s.rb.MetaNames...)
+	names := s.rb.MetaNames
 	v := meta.For(ds, names...)
 	for _, d := range ds {
 		rep.Directives = append(rep.Directives, Directive{Directive: d, Applies: meta.Applies(ds, d, names...)})

@@ -166,14 +166,17 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 			rs = robots.Compile(file, rb.Profile)
 			rules[rb.Profile] = rs
 		}
+		var under *fetch.Result // how the robot's status rules read the fetch
+		if res != nil {
+			under = res.Under(rb.Policy)
+		}
 		for _, u := range req.URLs {
 			target := u
 			if base != "" && strings.HasPrefix(u, "/") {
 				target = base + u
 			}
 			tr := wire.TestResult{Robot: rb.Name, URL: u, Profile: rb.Profile.String()}
-			if res != nil && res.Under(rb.Policy).Access != fetch.AccessRules {
-				under := res.Under(rb.Policy)
+			if under != nil && under.Access != fetch.AccessRules {
 				tr.Allowed, tr.Reason = under.Access == fetch.AccessAll, under.Reason
 			} else {
 				d := rs.DecideAgent(rb.Agent, target)

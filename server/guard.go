@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -129,10 +130,10 @@ func (g *guard) checkTarget(ctx context.Context, raw string) error {
 		}
 		addrs = ips
 	}
-	p, _ := netip.ParseAddrPort("0.0.0.0:" + port)
+	p, _ := strconv.ParseUint(port, 10, 16)
 	for _, ip := range addrs {
 		ip = ip.Unmap()
-		if why := g.reason(netip.AddrPortFrom(ip, p.Port())); why != "" {
+		if why := g.reason(netip.AddrPortFrom(ip, uint16(p))); why != "" {
 			target := host + " resolves to " + ip.String() + ","
 			if ip.String() == host {
 				target = host + " is"
