@@ -24,6 +24,7 @@ func FuzzParsePrint(f *testing.F) {
 		p := syntax.Parse("", src)
 		checkFile(t, orig, p)
 		compareScanner(t, string(orig), p)
+		compareParseLine(t, p)
 	})
 }
 
@@ -238,6 +239,38 @@ func compareScanner(t *testing.T, src string, f *syntax.File) {
 	}
 	if s.Scan(&l) {
 		t.Fatalf("Scanner(%q): Scan true after the end", src)
+	}
+}
+
+// compareParseLine checks that ParseLine reads each line of f as Parse
+// did, with positions relative to the line.
+func compareParseLine(t *testing.T, f *syntax.File) {
+	t.Helper()
+	for i, want := range f.Lines {
+		text := f.Text(want.Span)
+		got := syntax.ParseLine(text)
+		// Parse's positions, moved to the line: offsets from its start,
+		// line 1; columns stay (on the first line they count from
+		// after a byte order mark, where its text starts).
+		start := want.Span.Start.Offset
+		move := func(s *syntax.Span) {
+			if s.IsValid() {
+				s.Start.Offset -= start
+				s.End.Offset -= start
+				s.Start.Line, s.End.Line = 1, 1
+			}
+		}
+		move(&want.Span)
+		move(&want.Key)
+		move(&want.Value)
+		move(&want.Comment)
+		want.EOL = 0
+		if got != want {
+			t.Fatalf("ParseLine(%q), line %d of its file:\ngot  %+v\nwant %+v", text, i+1, got, want)
+		}
+		if got2 := syntax.ParseLine(text + "\r\nUser-agent: x"); got2 != got {
+			t.Fatalf("ParseLine(%q) with a terminator and a next line: %+v, want %+v", text, got2, got)
+		}
 	}
 }
 

@@ -631,6 +631,14 @@ func TestScannerMatchesParse(t *testing.T) {
 	}
 }
 
+// TestParseLineMatchesParse checks that ParseLine reads every line of every
+// table input as Parse does.
+func TestParseLineMatchesParse(t *testing.T) {
+	for _, in := range allInputs() {
+		compareParseLine(t, syntax.Parse("", []byte(in)))
+	}
+}
+
 func TestScannerZero(t *testing.T) {
 	var s syntax.Scanner
 	var l syntax.Line

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/robotskit/robots/internal/octets"
 )
@@ -57,22 +58,21 @@ func (s *Scanner) Scan(l *Line) bool {
 	return true
 }
 
-// indexEOL returns the offset of the first '\n' or '\r' of src at or
-// after from, or len(src).
-func indexEOL(src string, from int) int {
-	i := from
-	for ; i+8 <= len(src); i += 8 {
-		v := octets.Load(src, i)
-		if m := octets.Eq(v, '\n') | octets.Eq(v, '\r'); m != 0 {
-			return i + octets.First(m)
-		}
+// ParseLine reads one line as [Parse] reads each line of a file. The line
+// ends at its first '\n' or '\r', if any: the terminator and what follows
+// are not read, and EOL is 0. Positions are relative to line: offsets from
+// 0, line 1, columns from 1.
+func ParseLine(line string) Line {
+	end := octets.IndexEOL(line, 0)
+	line = line[:end]
+	var l Line
+	end, stop, colon := indexLine(line, 0)
+	tokenize(line, 0, end, stop, colon, 1, 0, &l)
+	l.EOL = 0
+	if !utf8.ValidString(line) {
+		l.Flags |= InvalidUTF8
 	}
-	for ; i < len(src); i++ {
-		if c := src[i]; c == '\n' || c == '\r' {
-			return i
-		}
-	}
-	return len(src)
+	return l
 }
 
 // indexLine reads the line that starts at from in one pass, eight octets
@@ -127,7 +127,7 @@ func indexLineShort(src string, from int) (end, stop, colon int) {
 		case '\n', '\r':
 			return i, i, colon
 		case 0, '#':
-			return indexEOL(src, i), i, colon
+			return octets.IndexEOL(src, i), i, colon
 		case ':':
 			if colon < 0 {
 				colon = i
@@ -153,7 +153,7 @@ func lineEnd(src string, i int, e, m uint64) (end, stop int) {
 	if e != 0 {
 		return i + octets.First(e), stop
 	}
-	return indexEOL(src, i+8), stop
+	return octets.IndexEOL(src, i+8), stop
 }
 
 // isSpace reports whether c is white space as C's isspace sees it in the C

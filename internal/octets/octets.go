@@ -36,3 +36,21 @@ func AnyBelow(v uint64, c byte) bool {
 
 // First returns the index of the lowest marked octet of a non-zero mask.
 func First(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
+
+// IndexEOL returns the offset of the first '\n' or '\r' of s at or after
+// from, or len(s): where a line of robots.txt that goes on at from ends.
+func IndexEOL(s string, from int) int {
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		v := Load(s, i)
+		if m := Eq(v, '\n') | Eq(v, '\r'); m != 0 {
+			return i + First(m)
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\r' {
+			return i
+		}
+	}
+	return len(s)
+}
