@@ -28,15 +28,9 @@ const MaxBytes = 500 << 10
 func Parse(src []byte, p Profile) *Rules {
 	b := newBuilder(p)
 	defer b.release()
-	var s syntax.Scanner
-	text := unsafe.String(unsafe.SliceData(src), len(src)) // read only during Parse
-	s.Init(text)
-	var l syntax.Line
-	for s.Scan(&l) {
-		b.line(text, &l)
-	}
+	b.read(unsafe.String(unsafe.SliceData(src), len(src))) // read only during Parse
 	r := b.finish()
-	// The tokenizer ends a value at a '#' or NUL, so no pattern holds one.
+	// A value ends at a '#' or NUL, so no pattern holds one.
 	r.openPath = b.sem.openPath()
 	return r
 }
@@ -48,7 +42,8 @@ func Compile(f *syntax.File, p Profile) *Rules {
 	b := newBuilder(p)
 	defer b.release()
 	for i := range f.Lines {
-		b.line(text, &f.Lines[i])
+		l := &f.Lines[i]
+		b.line(text, l, int32(l.Span.Start.Line))
 	}
 	r := b.finish()
 	// Lines edited by hand may give a value that holds a '#' or a NUL.
@@ -111,59 +106,61 @@ func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
 // It writes ru in place: a rule returned by value is spilled with narrow
 // stores and copied with 16-byte loads, which stall store forwarding.
 func (ru *rule) set(p string, off int, line int32, allow bool) (raw bool) {
-	*ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line}
 	m := len(p) // octets before a final '$'
 	exact := m > 0 && p[m-1] == '$'
 	if exact {
 		m--
 	}
 	// One pass, eight octets at a time, for the first '*', any '%' and
-	// any non-ASCII octet. A pattern shorter than eight octets is one
+	// any non-ASCII octet. A pattern of at most eight octets is one
 	// zero-padded word; a longer one ends with a word that overlaps octets
 	// already read, which hold no '*' if star < 0.
 	star := -1
 	var or, pct uint64
-	for i := 0; i < m; i += 8 {
-		var v uint64
-		switch {
-		case m < 8:
-			v = load8(p[:m])
-		case i+8 > m:
-			i = m - 8
-			fallthrough
-		default:
-			v = octets.Load(p, i)
+	if m <= 8 {
+		v := load8(p[:m])
+		or, pct = v, octets.Eq(v, '%')
+		if s := octets.Eq(v, '*'); s != 0 {
+			star = octets.First(s)
 		}
-		or |= v
-		pct |= octets.Eq(v, '%')
-		if s := octets.Eq(v, '*'); s != 0 && star < 0 {
-			star = i + octets.First(s)
+	} else {
+		for i := 0; ; i += 8 {
+			if i+8 > m {
+				i = m - 8
+			}
+			v := octets.Load(p, i)
+			or |= v
+			pct |= octets.Eq(v, '%')
+			if s := octets.Eq(v, '*'); s != 0 && star < 0 {
+				star = i + octets.First(s)
+			}
+			if i+8 == m {
+				break
+			}
 		}
 	}
 	// Only wildcard patterns use a signature: of their literal octets, not
 	// the '*' operators.
 	var sig uint32
-	if star >= 0 {
+	lit, kind := len(p), uint16(ruleLiteral)
+	switch {
+	case star >= 0:
 		for i := 0; i < m; i++ {
 			if c := p[i]; c != '*' {
 				sig |= 1 << (c & 31)
 			}
 		}
-	}
-	lit, kind := len(p), uint8(ruleLiteral)
-	switch {
-	case star >= 0:
 		lit, kind = star, 0
 	case exact:
 		lit, kind = m, ruleExact
 	}
-	ru.sig = sig
+	if allow {
+		kind |= ruleAllow
+	}
 	h := min(lit, 8)
 	ru.head = load8(p[:h])
-	ru.flags = uint16(kind) | uint16(h)<<ruleHeadShift | uint16(min(lit, ruleLitMax))<<ruleLitShift
-	if allow {
-		ru.flags |= ruleAllow
-	}
+	ru.off, ru.n, ru.line, ru.sig = uint32(off), uint16(min(len(p), 0xFFFF)), line, sig
+	ru.flags = kind | uint16(h)<<ruleHeadShift | uint16(min(lit, ruleLitMax))<<ruleLitShift
 	return or&(0x80*octets.Ones) != 0 || pct != 0
 }
 
@@ -363,8 +360,20 @@ func (b *builder) release() {
 
 func (b *builder) str(s string) span {
 	off := len(b.arena)
-	b.arena = append(b.arena, s...)
+	b.put(s)
 	return span{uint32(off), uint32(len(s))}
+}
+
+// put appends s to the arena. Unless the arena must grow, it stores only
+// the arena's new length: append(b.arena, s...) stores its pointer too,
+// which takes a write barrier while the garbage collector marks.
+func (b *builder) put(s string) {
+	n := len(b.arena)
+	if cap(b.arena)-n < len(s) {
+		b.arena = slices.Grow(b.arena, len(s))
+	}
+	b.arena = b.arena[:n+len(s)]
+	copy(b.arena[n:], s)
 }
 
 // view returns s as a string without copying; valid while the builder
@@ -379,22 +388,26 @@ func (b *builder) tail(off int) string {
 	return unsafe.String(unsafe.SliceData(b.arena[off:]), len(b.arena)-off)
 }
 
-func (b *builder) line(text string, l *syntax.Line) {
+// line reads a line of a parsed file, or a line that read reads the
+// general way; text is the text l's positions are in.
+func (b *builder) line(text string, l *syntax.Line, line int32) {
 	if l.Kind != syntax.DirectiveLine {
 		if l.Kind == syntax.BlankLine && b.sem.blankEndsGroup {
 			b.open = false
 		}
 		return
 	}
-	if l.Flags&syntax.MissingColon != 0 && !b.sem.missingColon {
+	b.directive(l.Field, l.Flags, text[l.Value.Start.Offset:l.Value.End.Offset], line)
+}
+
+// directive reads a directive line.
+func (b *builder) directive(f syntax.Field, flags syntax.Flags, val string, line int32) {
+	if flags&syntax.MissingColon != 0 && !b.sem.missingColon {
 		return
 	}
-	f := l.Field
-	if l.Flags&syntax.Lenient != 0 && !b.sem.lenientKeys {
+	if flags&syntax.Lenient != 0 && !b.sem.lenientKeys {
 		f = syntax.Unknown
 	}
-	val := text[l.Value.Start.Offset:l.Value.End.Offset]
-	line := int32(l.Span.Start.Line)
 	switch f {
 	case syntax.UserAgent:
 		if len(b.groups) == 0 || b.inRules || !b.open {
@@ -478,7 +491,7 @@ func (b *builder) rule(val string, line int32, allow bool) {
 	switch {
 	case sem.noWildcards:
 		if sem.rawEncoding {
-			b.arena = append(b.arena, val...)
+			b.put(val)
 		} else {
 			// '*' and '$' are data, normalised as in a URL's path.
 			b.arena = pattern.AppendRFC(b.arena, val, pattern.Path)
@@ -489,7 +502,7 @@ func (b *builder) rule(val string, line int32, allow bool) {
 		ru.set(b.tail(off), off, line, allow)
 	default:
 		if !ru.set(val, off, line, allow) {
-			b.arena = append(b.arena, val...) // already in Google's form
+			b.put(val) // already in Google's form
 			break
 		}
 		b.arena = pattern.AppendGoogle(b.arena, val)
@@ -501,17 +514,22 @@ func (b *builder) rule(val string, line int32, allow bool) {
 		b.raw = b.raw[:len(b.raw)-1]
 		return
 	}
-	pat := b.arena[off:]
 	if allow && b.sem.indexHTML {
-		// google/robotstxt HandleAllow: "Allow: /d/index.html" also allows
-		// "/d/" exactly, as the pattern "/d/$", with that pattern's length.
-		if i := lastSlash(pat); i >= 0 && bytes.HasPrefix(pat[i:], indexHTM) {
-			o2 := len(b.arena)
-			b.arena = append(b.arena, b.arena[off:off+i+1]...)
-			b.arena = append(b.arena, '$')
-			b.raw = append(b.raw, rule{})
-			b.raw[len(b.raw)-1].set(b.tail(o2), o2, line, true)
-		}
+		b.indexHTML(off, line)
+	}
+}
+
+// indexHTML adds the rule google/robotstxt's HandleAllow adds for an Allow
+// whose pattern, at off in the arena, ends in /index.htm[l]: it also
+// allows "/d/" exactly, as the pattern "/d/$", with that pattern's length.
+func (b *builder) indexHTML(off int, line int32) {
+	pat := b.arena[off:]
+	if i := lastSlash(pat); i >= 0 && bytes.HasPrefix(pat[i:], indexHTM) {
+		o2 := len(b.arena)
+		b.arena = append(b.arena, b.arena[off:off+i+1]...)
+		b.arena = append(b.arena, '$')
+		b.raw = append(b.raw, rule{})
+		b.raw[len(b.raw)-1].set(b.tail(o2), o2, line, true)
 	}
 }
 
@@ -733,7 +751,11 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 	// index in b.raw, which is file order (32). Patterns are shorter than
 	// 2^16 octets: a line is cut at 16,663 bytes and escaping at most
 	// triples it.
-	b.keys = b.keys[:0]
+	// The keys are written by index into a slice of exactly n: an append
+	// would load and store b.keys for every key.
+	keys := slices.Grow(b.keys[:0], n)[:n]
+	k := 0
+	firstMatch := b.sem.firstMatch
 	for _, gi := range gs {
 		g := &b.groups[gi]
 		for i := g.ruleLo; i < g.ruleHi; i++ {
@@ -742,18 +764,15 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 			if index {
 				bucket = bucketOf(b.view(span{ru.off, uint32(ru.n)}))
 			}
-			if b.sem.firstMatch {
-				// File order decides (1996 draft §3.2.2).
-				b.keys = append(b.keys, uint64(i))
-				continue
-			}
-			allowLast := uint64(1)
-			if ru.flags&ruleAllow != 0 {
-				allowLast = 0
-			}
-			b.keys = append(b.keys, bucket<<49|uint64(0xFFFF-ru.n)<<33|allowLast<<32|uint64(i))
+			key := uint64(i)
+			if !firstMatch {
+				key |= bucket<<49 | uint64(0xFFFF-ru.n)<<33 | uint64(ru.flags&ruleAllow^ruleAllow)<<32
+			} // else file order decides (1996 draft §3.2.2).
+			keys[k] = key
+			k++
 		}
 	}
+	b.keys = keys
 	b.sortKeys()
 
 	set := ruleset{lo: lo, wild: lo + uint32(n), hi: lo + uint32(n), offs: uint32(len(b.offs))}

@@ -1,0 +1,289 @@
+package robots
+
+import (
+	"github.com/robotskit/robots/internal/octets"
+	"github.com/robotskit/robots/syntax"
+)
+
+// read compiles the lines of text, a whole robots.txt body, as
+// Compile(syntax.Parse(text)) does, without building the tree.
+//
+// The lines most files are made of take a short way: an empty line, a
+// comment line, and a line that starts with "User-agent", "Allow" or
+// "Disallow" in any case, then ':' after optional spaces and tabs (the
+// key's exact name: syntax reads it with no flag). Any other line, and one
+// longer than syntax.MaxLineLen, is read by syntax.ParseLine, the reading
+// of syntax.Parse. FuzzParseCompile holds the two ways to the same rules.
+func (b *builder) read(text string) {
+	var s syntax.Scanner
+	off := len(s.Init(text)) // a byte order mark, skipped as Parse skips it
+	fastRules := !b.sem.noAllow && !b.sem.noWildcards && !b.sem.rfcEncoding
+	line := int32(0)
+	for off < len(text) {
+		line++
+		start := off
+		switch text[start] {
+		case '\n', '\r':
+			// An empty line: blank.
+			off = start + eolLen(text, start)
+			if b.sem.blankEndsGroup {
+				b.open = false
+			}
+			continue
+		case '#':
+			// A comment line.
+			end := octets.IndexEOL(text, start)
+			off = end + eolLen(text, end)
+			continue
+		}
+		if f, vs := fastKey(text, start); f != syntax.Unknown {
+			// The value starts after white space; the line's terminator,
+			// which isSpace counts, ends it.
+			for vs < len(text) && isSpace(text[vs]) && text[vs] != '\n' && text[vs] != '\r' {
+				vs++
+			}
+			if f != syntax.UserAgent && fastRules {
+				if end := b.ruleLine(text, start, vs, line, f == syntax.Allow); end >= 0 {
+					off = end + eolLen(text, end)
+					continue
+				}
+			} else if end, stop := indexStop(text, vs); end-start <= syntax.MaxLineLen {
+				b.directive(f, 0, trimRight(text, vs, stop), line)
+				off = end + eolLen(text, end)
+				continue
+			}
+		}
+		end := octets.IndexEOL(text, start)
+		l := syntax.ParseLine(text[start:end])
+		b.line(text[start:end], &l, line)
+		off = end + eolLen(text, end)
+	}
+}
+
+// ruleLine reads an Allow or Disallow line whose value starts at vs, for a
+// profile that reads patterns as Google does. It returns the offset of the
+// line's terminator, or -1 when the line is longer than
+// syntax.MaxLineLen and must be read the general way.
+//
+// It reads the value eight octets at a time in one pass that also finds
+// what rule.set looks for, and compiles a literal pattern without reading
+// it again.
+func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (end int) {
+	star, stop := -1, -1
+	var or, pct uint64
+	for i := vs; ; i += 8 {
+		var v uint64
+		if i+8 <= len(text) {
+			v = octets.Load(text, i)
+			// Most words of a path hold no octet that needs a look: none
+			// below ','+1 (controls, which hold the terminators and NUL,
+			// and ' ' to ',', which hold '#', '%' and '*') and none
+			// above 0x7F. One test passes over them.
+			if ((v-0x2D*octets.Ones)&^v|v)&(0x80*octets.Ones) == 0 {
+				continue
+			}
+		} else {
+			// The last octets, zero-padded: the first padding octet reads
+			// as a NUL at len(text), which ends the value where the text
+			// ends.
+			v = load8(text[i:])
+		}
+		keep := ^uint64(0) // the octets before the value's end
+		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
+		if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e); m|e != 0 {
+			// The mask of the octets before the first mark: its bit 7
+			// is the lowest set bit of m|e (Eq marks no octet below
+			// the first equal one).
+			keep = below(m | e)
+			stop = i + octets.First(m|e)
+			switch {
+			case stop >= len(text):
+				stop, end = len(text), len(text)
+			case m == 0:
+				end = stop
+			case e != 0:
+				end = i + octets.First(e)
+			default:
+				end = octets.IndexEOL(text, i+8)
+			}
+		}
+		// An Eq mask marks no octet below its first true one, so within
+		// keep the marks are exact.
+		or |= v & keep
+		pct |= octets.Eq(v, '%') & keep
+		if s := octets.Eq(v, '*') & keep; s != 0 && star < 0 {
+			star = i + octets.First(s)
+		}
+		if stop >= 0 {
+			break
+		}
+	}
+	if end-start > syntax.MaxLineLen {
+		return -1
+	}
+	val := trimRight(text, vs, stop)
+	if len(b.groups) == 0 || !b.open {
+		return end // no group: the reference library ignores the rule
+	}
+	b.inRules = true
+	g := &b.groups[len(b.groups)-1]
+	g.ruleLines++
+	if or&(0x80*octets.Ones) != 0 || pct != 0 {
+		// Octets that Google's normalisation may rewrite: the general
+		// way.
+		b.rule(val, line, allow)
+		g.ruleHi = uint32(len(b.raw))
+		return end
+	}
+	// A pattern already in Google's form: rule.set's reading of it, from
+	// what the pass found.
+	m := len(val) // octets before a final '$'
+	exact := m > 0 && val[m-1] == '$'
+	if exact {
+		m--
+	}
+	var sig uint32
+	lit, kind := len(val), uint16(ruleLiteral)
+	switch {
+	case star >= 0:
+		star -= vs
+		for i := 0; i < m; i++ {
+			if c := val[i]; c != '*' {
+				sig |= 1 << (c & 31)
+			}
+		}
+		lit, kind = star, 0
+	case exact:
+		lit, kind = m, ruleExact
+	}
+	h := min(lit, 8)
+	head := load8(val[:h])
+	if lit > 0 && byte(head) != '/' {
+		return end // never matches (rule.never)
+	}
+	if allow {
+		kind |= ruleAllow
+	}
+	off := len(b.arena)
+	b.put(val)
+	b.raw = append(b.raw, rule{})
+	ru := &b.raw[len(b.raw)-1]
+	ru.head, ru.off, ru.n, ru.line, ru.sig = head, uint32(off), uint16(len(val)), line, sig
+	ru.flags = kind | uint16(h)<<ruleHeadShift | uint16(min(lit, ruleLitMax))<<ruleLitShift
+	if allow && b.sem.indexHTML {
+		b.indexHTML(off, line)
+	}
+	g.ruleHi = uint32(len(b.raw))
+	return end
+}
+
+// fastKey reads the key of the line at start when it is "user-agent",
+// "allow" or "disallow" in any case, at the very start of the line and
+// followed by spaces or tabs and a ':', which is then the line's first
+// ':'. It returns the key's field and the offset after the ':', or
+// syntax.Unknown when the line is not of that form.
+func fastKey(text string, start int) (syntax.Field, int) {
+	if len(text)-start < 10 {
+		return syntax.Unknown, 0
+	}
+	w := octets.Load(text, start)
+	var f syntax.Field
+	var i int
+	switch {
+	case foldWord(w, wordDisallow):
+		f, i = syntax.Disallow, start+8
+	case foldWord(w&0xFF_FFFF_FFFF, wordAllow):
+		f, i = syntax.Allow, start+5
+	case foldWord(w, wordUserAge) && text[start+8]|0x20 == 'n' && text[start+9]|0x20 == 't':
+		f, i = syntax.UserAgent, start+10
+	default:
+		return syntax.Unknown, 0
+	}
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i == len(text) || text[i] != ':' {
+		return syntax.Unknown, 0
+	}
+	return f, i + 1
+}
+
+// The keys fastKey reads, as octets.Load loads them, in lower case.
+var (
+	wordDisallow = octets.Load("disallow", 0)
+	wordAllow    = octets.Load("allow\x00\x00\x00", 0)
+	wordUserAge  = octets.Load("user-age", 0)
+)
+
+// foldWord reports whether the octets of k equal those of name, a word of
+// lower-case letters, '-' and NULs, ignoring the case of k's letters: bit
+// 6 marks name's letters, and at those k may differ in bit 5 (the case
+// bit) only. A '-' or NUL of name has bit 6 clear and must be equal.
+func foldWord(k, name uint64) bool {
+	return k|name&(0x40*octets.Ones)>>1 == name
+}
+
+// eolLen returns the length of the line terminator at end: 0 at the end of
+// text, 2 for CRLF, else 1.
+func eolLen(text string, end int) int {
+	if end >= len(text) {
+		return 0
+	}
+	if text[end] == '\r' && end+1 < len(text) && text[end+1] == '\n' {
+		return 2
+	}
+	return 1
+}
+
+// indexStop returns the offset of the terminator of the line that goes on
+// at from (its first '\n' or '\r', or len(text)), and of the first NUL or
+// '#' before it (or end), where the line's value ends.
+func indexStop(text string, from int) (end, stop int) {
+	i := from
+	for ; i+8 <= len(text); i += 8 {
+		v := octets.Load(text, i)
+		if !octets.AnyBelow(v, 0x0E) && octets.Eq(v, '#') == 0 {
+			continue
+		}
+		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
+		m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e)
+		switch {
+		case m != 0 && e != 0:
+			return i + octets.First(e), i + octets.First(m)
+		case m != 0:
+			return octets.IndexEOL(text, i+8), i + octets.First(m)
+		case e != 0:
+			end = i + octets.First(e)
+			return end, end
+		}
+	}
+	for ; i < len(text); i++ {
+		switch text[i] {
+		case '\n', '\r':
+			return i, i
+		case 0, '#':
+			return octets.IndexEOL(text, i), i
+		}
+	}
+	return len(text), len(text)
+}
+
+// below returns the mask of the bits below the lowest set bit of m, or all
+// bits when m is 0. For a mask of marks in bit 7 of octets, that covers
+// the octets before the first marked one (and bits 0-6 of that one).
+func below(m uint64) uint64 { return m&-m - 1 }
+
+// trimRight returns text[vs:stop] without trailing white space.
+func trimRight(text string, vs, stop int) string {
+	for stop > vs && isSpace(text[stop-1]) {
+		stop--
+	}
+	return text[vs:stop]
+}
+
+// isSpace reports whether c is white space as C's isspace sees it in the C
+// locale, which is what Google's parser trims: ' ', '\t', '\n', '\v', '\f'
+// and '\r'.
+func isSpace(c byte) bool {
+	return c <= ' ' && (1<<' '|1<<'\t'|1<<'\n'|1<<'\v'|1<<'\f'|1<<'\r')>>c&1 != 0
+}
