@@ -259,6 +259,17 @@ func bucketOf(p string) uint64 {
 	return 1 + uint64(p[1])
 }
 
+// bucket is bucketOf(ru's pattern), from its head: the pattern's second
+// octet is a literal one when its literal prefix has two octets or more
+// (not '*', nor the '$' of "/$"), and a rule that is kept and has a literal
+// prefix starts with '/' (never).
+func (ru *rule) bucket() uint64 {
+	if ru.lit() < 2 {
+		return 0
+	}
+	return 1 + ru.head>>8&0xFF
+}
+
 // agentEntry maps a lower-cased product token to the ruleset of the groups
 // that name it.
 type agentEntry struct {
@@ -762,7 +773,7 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 			ru := &b.raw[i]
 			var bucket uint64
 			if index {
-				bucket = bucketOf(b.view(span{ru.off, uint32(ru.n)}))
+				bucket = ru.bucket()
 			}
 			key := uint64(i)
 			if !firstMatch {

@@ -25,6 +25,15 @@ func sameAsCompile(t *testing.T, src []byte) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("[%v] Parse and Compile(syntax.Parse) differ for %q:\nParse:   %+v\nCompile: %+v", p, src, got, want)
 		}
+		if got.sem.noWildcards {
+			continue // '*' and '$' are data: bucketOf does not apply
+		}
+		for i := range got.rules {
+			ru := &got.rules[i]
+			if pat := got.text[ru.off : ru.off+uint32(ru.n)]; ru.bucket() != bucketOf(pat) {
+				t.Fatalf("[%v] rule %q: bucket %d, bucketOf %d", p, pat, ru.bucket(), bucketOf(pat))
+			}
+		}
 	}
 }
 
