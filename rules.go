@@ -334,19 +334,32 @@ func (r *Rules) firstHashed(lo, hi uint32, path string, open bool, ph uint64, be
 // scan returns the index of the first rule of rules[lo:hi] that matches
 // path, or -1. It stops early at a rule that does not decide over bound.
 // Cheap tests reject most rules before text is read: the head of the
-// rule's literal prefix against ph, the first octets of path (load8), then
-// a wildcard rule's octet signature. With open, path may run on past its
-// end (see first), and scan cuts it before any test that reads its length
-// or its tail.
+// rule's literal prefix against ph, the first octets of path (load8), and
+// a wildcard rule's octet signature against the path's. With open, path
+// may run on past its end (see first), and scan cuts it before any test
+// that reads its length or its tail.
 func (r *Rules) scan(lo, hi uint32, path string, open bool, ph uint64, bound *rule) int {
 	rs := r.rules[lo:hi]
-	var sig uint32
-	sigDone := false
+	// lack is the complement of the path's signature: the bits of the
+	// octet classes the path lacks, so that a wildcard rule whose
+	// signature shares a bit with it cannot match. It is computed when a
+	// wildcard rule first needs it, and is 0 until then, which fails no
+	// rule; bit 32, which no signature has, marks it computed even when the
+	// path has every class. Only wildcard rules have a signature (scan never
+	// sees the chain links of hashed literal rules: firstHashed scans a
+	// bucket only up to them); for the others ru.sig is 0 and the test
+	// always passes. With the signature test in the loop, most wildcard
+	// rules are rejected without leaving it: those whose literal prefix is
+	// just "/" ("/*.pdf$") pass every head test, and are the most common
+	// rules to get past it.
+	var lack uint64
 	for i := 0; i < len(rs); i++ {
-		// Most rules fail the head test: a loop of its own keeps it to
-		// loads and a compare.
-		for i < len(rs) && ph&rs[i].mask() != rs[i].head {
-			i++
+		// Most rules fail the head test or the signature test: a loop of
+		// its own keeps them to loads and compares.
+		for ; i < len(rs); i++ {
+			if ru := &rs[i]; ph&ru.mask() == ru.head && uint64(ru.sig)&lack == 0 {
+				break
+			}
 		}
 		if i == len(rs) {
 			break
@@ -376,13 +389,13 @@ func (r *Rules) scan(lo, hi uint32, path string, open bool, ph uint64, bound *ru
 			if len(path) < lit || lit > 8 && path[8:lit] != r.text[int(ru.off)+8:int(ru.off)+lit] {
 				continue
 			}
-			if !sigDone {
+			if lack == 0 {
 				// Of the rest when open: it holds the path's octets, so
 				// the filter stays sound.
-				sig, sigDone = signature(path), true
-			}
-			if ru.sig&^sig != 0 {
-				continue
+				lack = 1<<32 | uint64(^signature(path))
+				if uint64(ru.sig)&lack != 0 {
+					continue
+				}
 			}
 			if open {
 				path, open = path[:indexEnd(path, 0, r.sem.cPath)], false
