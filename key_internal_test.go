@@ -77,7 +77,14 @@ func TestIndexScans(t *testing.T) {
 		}
 		return len(s)
 	}
-	base := []byte("abcdefghijklmnopqrstuvwxyz0123")
+	// The second base has runs of '+', which delims marks too, before
+	// octets that its borrow may mark.
+	for _, base := range [][]byte{[]byte("abcdefghijklmnopqrstuvwxyz0123"), []byte("a+.b+*c++:d+>e+++++++++++f+.g")} {
+		testIndexScans(t, base, slowDelim, slowEnd)
+	}
+}
+
+func testIndexScans(t *testing.T, base []byte, slowDelim func(string, int) int, slowEnd func(string, int, bool) int) {
 	for c := 0; c < 256; c++ {
 		for pos := 0; pos < len(base); pos++ {
 			b := append([]byte(nil), base...)

@@ -540,20 +540,32 @@ func pathAt(url string, i int) int {
 // indexDelim returns the index of the first '/', '?', ';' or '#' of s at
 // or after from, or -1.
 func indexDelim(s string, from int) int {
+	// delims also marks a '+', rare before a URL's path: scan on after it.
+retry:
 	i := from
 	for ; i+8 <= len(s); i += 8 {
 		v := octets.Load(s, i)
 		if m := delims(v); m != 0 {
-			return i + octets.First(m)
+			j := i + octets.First(m)
+			if s[j] != '+' {
+				return j
+			}
+			from = j + 1
+			goto retry
 		}
 	}
 	if i < len(s) && len(s)-from >= 8 {
 		// The last eight octets overlap those already read, which hold
-		// none of the four: one more load instead of a loop of up to seven
-		// unpredictable steps.
+		// none of the four, nor a '+': one more load instead of a loop of
+		// up to seven unpredictable steps.
 		v := octets.Load(s, len(s)-8)
 		if m := delims(v); m != 0 {
-			return len(s) - 8 + octets.First(m)
+			j := len(s) - 8 + octets.First(m)
+			if s[j] != '+' {
+				return j
+			}
+			from = j + 1
+			goto retry
 		}
 		return -1
 	}
@@ -565,11 +577,17 @@ func indexDelim(s string, from int) int {
 	return -1
 }
 
-// delims marks the first '/', '?', ';' or '#' of v as octets.Eq marks an
-// octet. '/' (0x2F) and '?' (0x3F) differ only in bit 4: setting it in
-// every octet finds both with one test.
+// delims marks the first '/', '?', ';', '#' or '+' of v as octets.Eq marks
+// an octet. '/' (0x2F), ';' (0x3B) and '?' (0x3F) differ only in bits 2
+// and 4: setting both in every octet finds the three with one test, and
+// '+' (0x2B), the only other octet that becomes 0x3F, with them. The two
+// tests share the last mask: octets.Eq(v, c) is (x-Ones)&^x&0x80…, and
+// each of them marks its first octet exactly, so their union does.
 func delims(v uint64) uint64 {
-	return octets.Eq(v|0x10*octets.Ones, '?') | octets.Eq(v, ';') | octets.Eq(v, '#')
+	const ones = octets.Ones
+	x := v | 0x14*ones ^ '?'*ones
+	y := v ^ '#'*ones
+	return ((x-ones)&^x | (y-ones)&^y) & (0x80 * ones)
 }
 
 // indexEnd returns the index of the first '#' of s at or after from, or of
