@@ -51,8 +51,13 @@ func (r *Rules) Allowed(agent, url string) bool {
 	}
 	// Most files name no agent but "*": their ruleset needs no call.
 	set := r.global - 1
-	if r.firstRecord || len(r.agents) != 0 {
+	if r.firstRecord {
 		set, _ = r.lookup(agent)
+	} else if len(r.agents) != 0 {
+		// lookup, written out: one call fewer.
+		if e := r.find(agent); e != nil {
+			set = e.set
+		}
 	}
 	if set < 0 {
 		return true
@@ -259,7 +264,12 @@ func compareFold(s, t string) int {
 // literal prefix is a prefix of the path exactly when it is one of the
 // rest; and a prefix test cannot see past its pattern's length.
 func (r *Rules) first(set *ruleset, path string, open bool) int {
-	ph := load8(path)
+	var ph uint64
+	if len(path) >= 8 {
+		ph = octets.Load(path, 0) // load8, without its call for most paths
+	} else {
+		ph = load8(path)
+	}
 	best := -1
 	if set.lo < set.wild { // indexed sets often have no rule for every path
 		best = r.scan(set.lo, set.wild, path, open, ph, nil)
