@@ -467,8 +467,11 @@ func isGlobal(v string) bool {
 	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || isCSpace(v[1]))
 }
 
+// isCSpace reports whether c is white space as C's isspace sees it in the
+// C locale, which is what Google's parser trims: ' ', '\t', '\n', '\v',
+// '\f' and '\r', as bits of one constant.
 func isCSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'
+	return c <= ' ' && (1<<' '|1<<'\t'|1<<'\n'|1<<'\v'|1<<'\f'|1<<'\r')>>c&1 != 0
 }
 
 // productToken returns the leading [A-Za-z_-] characters of a User-agent

@@ -38,8 +38,8 @@ func (b *builder) read(text string) {
 		}
 		if f, vs := fastKey(text, start); f != syntax.Unknown {
 			// The value starts after white space; the line's terminator,
-			// which isSpace counts, ends it.
-			for vs < len(text) && isSpace(text[vs]) && text[vs] != '\n' && text[vs] != '\r' {
+			// which isCSpace counts, ends it.
+			for vs < len(text) && isCSpace(text[vs]) && text[vs] != '\n' && text[vs] != '\r' {
 				vs++
 			}
 			if f != syntax.UserAgent && fastRules {
@@ -90,11 +90,11 @@ func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (
 		}
 		keep := ^uint64(0) // the octets before the value's end
 		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
-		if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e); m|e != 0 {
+		if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & octets.Below(e); m|e != 0 {
 			// The mask of the octets before the first mark: its bit 7
 			// is the lowest set bit of m|e (Eq marks no octet below
 			// the first equal one).
-			keep = below(m | e)
+			keep = octets.Below(m | e)
 			stop = i + octets.First(m|e)
 			switch {
 			case stop >= len(text):
@@ -190,11 +190,11 @@ func fastKey(text string, start int) (syntax.Field, int) {
 	var f syntax.Field
 	var i int
 	switch {
-	case foldWord(w, wordDisallow):
+	case octets.EqualFold(w, wordDisallow):
 		f, i = syntax.Disallow, start+8
-	case foldWord(w&0xFF_FFFF_FFFF, wordAllow):
+	case octets.EqualFold(w&0xFF_FFFF_FFFF, wordAllow):
 		f, i = syntax.Allow, start+5
-	case foldWord(w, wordUserAge) && text[start+8]|0x20 == 'n' && text[start+9]|0x20 == 't':
+	case octets.EqualFold(w, wordUserAge) && text[start+8]|0x20 == 'n' && text[start+9]|0x20 == 't':
 		f, i = syntax.UserAgent, start+10
 	default:
 		return syntax.Unknown, 0
@@ -214,14 +214,6 @@ var (
 	wordAllow    = octets.Load("allow\x00\x00\x00", 0)
 	wordUserAge  = octets.Load("user-age", 0)
 )
-
-// foldWord reports whether the octets of k equal those of name, a word of
-// lower-case letters, '-' and NULs, ignoring the case of k's letters: bit
-// 6 marks name's letters, and at those k may differ in bit 5 (the case
-// bit) only. A '-' or NUL of name has bit 6 clear and must be equal.
-func foldWord(k, name uint64) bool {
-	return k|name&(0x40*octets.Ones)>>1 == name
-}
 
 // eolLen returns the length of the line terminator at end: 0 at the end of
 // text, 2 for CRLF, else 1.
@@ -246,7 +238,7 @@ func indexStop(text string, from int) (end, stop int) {
 			continue
 		}
 		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
-		m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e)
+		m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & octets.Below(e)
 		switch {
 		case m != 0 && e != 0:
 			return i + octets.First(e), i + octets.First(m)
@@ -268,22 +260,10 @@ func indexStop(text string, from int) (end, stop int) {
 	return len(text), len(text)
 }
 
-// below returns the mask of the bits below the lowest set bit of m, or all
-// bits when m is 0. For a mask of marks in bit 7 of octets, that covers
-// the octets before the first marked one (and bits 0-6 of that one).
-func below(m uint64) uint64 { return m&-m - 1 }
-
 // trimRight returns text[vs:stop] without trailing white space.
 func trimRight(text string, vs, stop int) string {
-	for stop > vs && isSpace(text[stop-1]) {
+	for stop > vs && isCSpace(text[stop-1]) {
 		stop--
 	}
 	return text[vs:stop]
-}
-
-// isSpace reports whether c is white space as C's isspace sees it in the C
-// locale, which is what Google's parser trims: ' ', '\t', '\n', '\v', '\f'
-// and '\r'.
-func isSpace(c byte) bool {
-	return c <= ' ' && (1<<' '|1<<'\t'|1<<'\n'|1<<'\v'|1<<'\f'|1<<'\r')>>c&1 != 0
 }

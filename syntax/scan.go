@@ -102,8 +102,8 @@ func indexLine(src string, from int) (end, stop, colon int) {
 			// Masks of the first terminator (e), of the first NUL or '#'
 			// before it (m), and of the first ':' before both (c).
 			e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
-			if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & below(e); m|e != 0 {
-				if c &= below(e) & below(m); c != 0 {
+			if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & octets.Below(e); m|e != 0 {
+				if c &= octets.Below(e) & octets.Below(m); c != 0 {
 					colon = i + octets.First(c)
 				}
 				end, stop = lineEnd(src, i, e, m)
@@ -136,11 +136,6 @@ func indexLineShort(src string, from int) (end, stop, colon int) {
 	}
 	return len(src), len(src), colon
 }
-
-// below returns the mask of the octets below the first marked octet of m,
-// or all octets when m is 0: the lowest set bit of m is bit 7 of that
-// octet, and the bits under it cover the octets before it.
-func below(m uint64) uint64 { return m&-m - 1 }
 
 // lineEnd returns indexLine's end and stop for a word at i that marks a
 // terminator (e) or a stop (m), as lineMarks makes them.
@@ -356,8 +351,8 @@ func equalLower(k, name string) bool {
 		return false
 	}
 	if n >= 8 {
-		return foldWord(octets.Load(k, 0), octets.Load(name, 0)) &&
-			foldWord(octets.Load(k, n-8), octets.Load(name, n-8))
+		return octets.EqualFold(octets.Load(k, 0), octets.Load(name, 0)) &&
+			octets.EqualFold(octets.Load(k, n-8), octets.Load(name, n-8))
 	}
 	for i := 0; i < n; i++ {
 		if k[i]|name[i]&0x40>>1 != name[i] {
@@ -365,10 +360,6 @@ func equalLower(k, name string) bool {
 		}
 	}
 	return true
-}
-
-func foldWord(k, name uint64) bool {
-	return k|name&(0x40*octets.Ones)>>1 == name
 }
 
 func lower(c byte) byte {

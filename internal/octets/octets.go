@@ -37,6 +37,21 @@ func AnyBelow(v uint64, c byte) bool {
 // First returns the index of the lowest marked octet of a non-zero mask.
 func First(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 
+// Below returns the mask of the bits below the lowest set bit of m, or all
+// bits when m is 0. For a mask of marks in bit 7 of octets, as Eq makes
+// them, that covers the octets before the first marked one (and bits 0-6
+// of that one).
+func Below(m uint64) uint64 { return m&-m - 1 }
+
+// EqualFold reports whether the octets of k equal those of name, a word of
+// lower-case letters and other octets below 0x40 ('-', ' ', NUL),
+// ignoring the case of k's letters: bit 6 marks name's letters, and at
+// those k may differ in bit 5 (the case bit) only; elsewhere it must be
+// equal.
+func EqualFold(k, name uint64) bool {
+	return k|name&(0x40*Ones)>>1 == name
+}
+
 // IndexEOL returns the offset of the first '\n' or '\r' of s at or after
 // from, or len(s): where a line of robots.txt that goes on at from ends.
 func IndexEOL(s string, from int) int {

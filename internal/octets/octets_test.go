@@ -56,3 +56,31 @@ func TestAnyBelow(t *testing.T) {
 		}
 	}
 }
+
+func TestBelow(t *testing.T) {
+	for k := 0; k < 8; k++ {
+		m := uint64(0x80)<<(8*k) | high // marks at k and above
+		if got, want := Below(m&^(1<<(8*k+7)-1)), uint64(1)<<(8*k+7)-1; got != want {
+			t.Errorf("Below(mark at %d) = %#x, want %#x", k, got, want)
+		}
+	}
+	if Below(0) != ^uint64(0) {
+		t.Errorf("Below(0) = %#x, want all bits", Below(0))
+	}
+}
+
+func TestEqualFold(t *testing.T) {
+	name := Load("user-age", 0)
+	for _, tt := range []struct {
+		k    string
+		want bool
+	}{
+		{"user-age", true}, {"USER-AGE", true}, {"uSeR-aGe", true},
+		{"user\ragE", false}, // '-' must be equal: '\r'|0x20 is '-'
+		{"user_age", false}, {"usfr-age", false}, {"user-ag ", false},
+	} {
+		if got := EqualFold(Load(tt.k, 0), name); got != tt.want {
+			t.Errorf("EqualFold(%q, user-age) = %v, want %v", tt.k, got, tt.want)
+		}
+	}
+}
