@@ -139,6 +139,18 @@ func (ru *rule) set(p string, off int, line int32, allow bool) (raw bool) {
 			}
 		}
 	}
+	ru.fill(p, off, line, allow, star)
+	return or&(0x80*octets.Ones) != 0 || pct != 0
+}
+
+// fill compiles the pattern p, whose first '*' is at star (-1: none), into
+// ru: everything set does once it has read p.
+func (ru *rule) fill(p string, off int, line int32, allow bool, star int) {
+	m := len(p) // octets before a final '$'
+	exact := m > 0 && p[m-1] == '$'
+	if exact {
+		m--
+	}
 	// Only wildcard patterns use a signature: of their literal octets, not
 	// the '*' operators.
 	var sig uint32
@@ -161,7 +173,6 @@ func (ru *rule) set(p string, off int, line int32, allow bool) (raw bool) {
 	ru.head = load8(p[:h])
 	ru.off, ru.n, ru.line, ru.sig = uint32(off), uint16(min(len(p), 0xFFFF)), line, sig
 	ru.flags = kind | uint16(h)<<ruleHeadShift | uint16(min(lit, ruleLitMax))<<ruleLitShift
-	return or&(0x80*octets.Ones) != 0 || pct != 0
 }
 
 // setLiteral compiles p into ru as a prefix of octets: '*' and '$' have

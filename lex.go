@@ -136,40 +136,20 @@ func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (
 		return end
 	}
 	// A pattern already in Google's form: rule.set's reading of it, from
-	// what the pass found.
-	m := len(val) // octets before a final '$'
-	exact := m > 0 && val[m-1] == '$'
-	if exact {
-		m--
-	}
-	var sig uint32
-	lit, kind := len(val), uint16(ruleLiteral)
-	switch {
-	case star >= 0:
+	// what the pass found. The rule is compiled in place and dropped again
+	// if it can never match, as in builder.rule.
+	if star >= 0 {
 		star -= vs
-		for i := 0; i < m; i++ {
-			if c := val[i]; c != '*' {
-				sig |= 1 << (c & 31)
-			}
-		}
-		lit, kind = star, 0
-	case exact:
-		lit, kind = m, ruleExact
-	}
-	h := min(lit, 8)
-	head := load8(val[:h])
-	if lit > 0 && byte(head) != '/' {
-		return end // never matches (rule.never)
-	}
-	if allow {
-		kind |= ruleAllow
 	}
 	off := len(b.arena)
-	b.put(val)
 	b.raw = append(b.raw, rule{})
 	ru := &b.raw[len(b.raw)-1]
-	ru.head, ru.off, ru.n, ru.line, ru.sig = head, uint32(off), uint16(len(val)), line, sig
-	ru.flags = kind | uint16(h)<<ruleHeadShift | uint16(min(lit, ruleLitMax))<<ruleLitShift
+	ru.fill(val, off, line, allow, star)
+	if ru.never() {
+		b.raw = b.raw[:len(b.raw)-1]
+		return end
+	}
+	b.put(val)
 	if allow && b.sem.indexHTML {
 		b.indexHTML(off, line)
 	}
