@@ -9,11 +9,12 @@ import (
 // Compile(syntax.Parse(text)) does, without building the tree.
 //
 // The lines most files are made of take a short way: an empty line, a
-// comment line, and a line that starts with "User-agent", "Allow" or
-// "Disallow" in any case, then ':' after optional spaces and tabs (the
-// key's exact name: syntax reads it with no flag). Any other line, and one
-// longer than syntax.MaxLineLen, is read by syntax.ParseLine, the reading
-// of syntax.Parse. FuzzParseCompile holds the two ways to the same rules.
+// comment line, and a line that starts with a field's exact name in any
+// case ("User-agent", "Disallow", "Sitemap", …; syntax reads such a key
+// with no flag), then ':' after optional spaces and tabs. Any other line,
+// and one longer than syntax.MaxLineLen, is read by syntax.ParseLine, the
+// reading of syntax.Parse. FuzzParseCompile holds the two ways to the same
+// rules.
 func (b *builder) read(text string) {
 	var s syntax.Scanner
 	off := len(s.Init(text)) // a byte order mark, skipped as Parse skips it
@@ -42,7 +43,7 @@ func (b *builder) read(text string) {
 			for vs < len(text) && isCSpace(text[vs]) && text[vs] != '\n' && text[vs] != '\r' {
 				vs++
 			}
-			if f != syntax.UserAgent && fastRules {
+			if (f == syntax.Allow || f == syntax.Disallow) && fastRules {
 				if end := b.ruleLine(text, start, vs, line, f == syntax.Allow); end >= 0 {
 					off = end + eolLen(text, end)
 					continue
@@ -157,27 +158,42 @@ func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (
 	return end
 }
 
-// fastKey reads the key of the line at start when it is "user-agent",
-// "allow" or "disallow" in any case, at the very start of the line and
-// followed by spaces or tabs and a ':', which is then the line's first
-// ':'. It returns the key's field and the offset after the ':', or
-// syntax.Unknown when the line is not of that form.
+// fastKey reads the key of the line at start when the line starts with a
+// key that names a field exactly, in any case, followed by spaces or tabs
+// and a ':', which is then the line's first ':'. It returns the key's field
+// and the offset after the ':', or syntax.Unknown when the line is not of
+// that form, or its key is one only Google's lenient reading knows (such
+// lines are read the general way).
+//
+// "User-agent", "Allow" and "Disallow", the keys of most lines, are
+// compared eight octets at a time; other keys are looked up by
+// syntax.LookupField.
 func fastKey(text string, start int) (syntax.Field, int) {
-	if len(text)-start < 10 {
-		return syntax.Unknown, 0
-	}
-	w := octets.Load(text, start)
 	var f syntax.Field
 	var i int
-	switch {
-	case octets.EqualFold(w, wordDisallow):
-		f, i = syntax.Disallow, start+8
-	case octets.EqualFold(w&0xFF_FFFF_FFFF, wordAllow):
-		f, i = syntax.Allow, start+5
-	case octets.EqualFold(w, wordUserAge) && text[start+8]|0x20 == 'n' && text[start+9]|0x20 == 't':
-		f, i = syntax.UserAgent, start+10
-	default:
-		return syntax.Unknown, 0
+	if len(text)-start >= 10 {
+		w := octets.Load(text, start)
+		switch {
+		case octets.EqualFold(w, wordDisallow):
+			f, i = syntax.Disallow, start+8
+		case octets.EqualFold(w&0xFF_FFFF_FFFF, wordAllow):
+			f, i = syntax.Allow, start+5
+		case octets.EqualFold(w, wordUserAge) && text[start+8]|0x20 == 'n' && text[start+9]|0x20 == 't':
+			f, i = syntax.UserAgent, start+10
+		}
+	}
+	if f == syntax.Unknown {
+		// Any other key: letters and '-', as every field's name is.
+		i = start
+		for i < len(text) && (text[i]|0x20-'a' < 26 || text[i] == '-') {
+			i++
+		}
+		if i == start || i-start > maxKeyLen {
+			return syntax.Unknown, 0
+		}
+		if f = syntax.LookupField(text[start:i]); f == syntax.Unknown {
+			return syntax.Unknown, 0
+		}
 	}
 	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 		i++
@@ -187,6 +203,9 @@ func fastKey(text string, start int) (syntax.Field, int) {
 	}
 	return f, i + 1
 }
+
+// maxKeyLen is the length of the longest field name, "Robot-version".
+const maxKeyLen = 13
 
 // The keys fastKey reads, as octets.Load loads them, in lower case.
 var (

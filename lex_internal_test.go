@@ -62,6 +62,21 @@ var lexCases = []string{
 	"User-agent: a\nAllow: /abcdefghijklmno\n\rDisallow: /abcdefghijklmnopqrstu   \t\n",
 	"User-agent: a\nAllow: /d/index.html\nAllow: /e/index.htm$\nAllow: index.html\n",
 	"User-agent\n: a\nuser-agent-x: b\nDisallow : /z\n",
+	"Sitemap: https://x/s.xml#y\nUser-agent: a\nCRAWL-DELAY\t: 5 \nhost:x\nDisallow: /a\nRobot-version: 2.0\nComment: hi\n",
+	"User-agent: a\nnoindex: /x\nsitemaps: /y\nsite-map: /z\nVisit-time:0100-0200\nClean-param: a /b\nRequest-rate: 1/5\n",
+	"User-agent: a\nCrawl_delay: 1\nCrawl-delay 2\nRobot-versions: 1\nhost\vhost: y\nAllow-: /q\nsitemap:",
+}
+
+// TestMaxKeyLen holds maxKeyLen to the longest field name: fastKey reads
+// no longer key.
+func TestMaxKeyLen(t *testing.T) {
+	longest := 0
+	for f := syntax.Field(1); f.String() != ""; f++ {
+		longest = max(longest, len(f.String()))
+	}
+	if longest != maxKeyLen {
+		t.Fatalf("longest field name has %d octets, maxKeyLen is %d", longest, maxKeyLen)
+	}
 }
 
 func TestParseSameAsCompile(t *testing.T) {
