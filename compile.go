@@ -772,50 +772,65 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 	n := len(dst)
 	index := n >= indexMin && !b.sem.firstMatch
 	// One sort puts every rule in place: bucket, then decision order. The
-	// key is bucket (9 bits) | longest first (16) | Allow first (1) |
-	// index in b.raw, which is file order (32). Patterns are shorter than
+	// key is bucket (9 bits) | rank (17: longest first, then Allow first)
+	// | index in b.raw, which is file order (32). Patterns are shorter than
 	// 2^16 octets: a line is cut at 16,663 bytes and escaping at most
-	// triples it.
+	// triples it. The loop also finds the range of ranks and buckets that
+	// the counting sort needs.
 	// The keys are written by index into a slice of exactly n: an append
 	// would load and store b.keys for every key.
 	keys := slices.Grow(b.keys[:0], n)[:n]
 	k := 0
 	firstMatch := b.sem.firstMatch
+	rlo, rhi := uint64(1<<17), uint64(0)
+	blo, bhi := uint64(1<<9), uint64(0)
+	ascending, prev := true, int32(-1)
 	for _, gi := range gs {
+		ascending, prev = ascending && gi > prev, gi
 		g := &b.groups[gi]
 		for i := g.ruleLo; i < g.ruleHi; i++ {
 			ru := &b.raw[i]
-			var bucket uint64
+			var bucket, rank uint64
 			if index {
 				bucket = ru.bucket()
 			}
-			key := uint64(i)
 			if !firstMatch {
-				key |= bucket<<49 | uint64(0xFFFF-ru.n)<<33 | uint64(ru.flags&ruleAllow^ruleAllow)<<32
+				rank = uint64(0xFFFF-ru.n)<<1 | uint64(ru.flags&ruleAllow^ruleAllow)
 			} // else file order decides (1996 draft §3.2.2).
-			keys[k] = key
+			keys[k] = bucket<<49 | rank<<32 | uint64(i)
+			rlo, rhi = min(rlo, rank), max(rhi, rank)
+			blo, bhi = min(blo, bucket), max(bhi, bucket)
 			k++
 		}
 	}
 	b.keys = keys
-	b.sortKeys()
 
 	set := ruleset{lo: lo, wild: lo + uint32(n), hi: lo + uint32(n), offs: uint32(len(b.offs))}
-	last := uint64(0)
-	for k, key := range b.keys {
-		if bucket := key >> 49; bucket != last {
-			if last == 0 {
-				set.wild = lo + uint32(k)
+	// The groups' rules come in file order when the groups do (planMerged
+	// and planRecords list them so): the keys then ascend in their low 32
+	// bits, and stable counting sorts order them in linear time.
+	if n >= countMin && ascending && rhi-rlo <= uint64(n)+1024 {
+		b.countSort(dst, &set, rlo, rhi, blo, bhi)
+	} else {
+		slices.Sort(keys) // an insertion sort for n < 12
+		last := uint64(0)
+		for k, key := range keys {
+			if bucket := key >> 49; bucket != last {
+				if last == 0 {
+					set.wild = lo + uint32(k)
+				}
+				c := bucket - 1
+				set.bits[c>>6] |= 1 << (c & 63)
+				b.offs = append(b.offs, lo+uint32(k))
+				last = bucket
 			}
-			c := bucket - 1
-			set.bits[c>>6] |= 1 << (c & 63)
-			b.offs = append(b.offs, lo+uint32(k))
-			last = bucket
+			dst[k] = b.raw[uint32(key)]
 		}
-		dst[k] = b.raw[uint32(key)]
+		if last != 0 {
+			b.offs = append(b.offs, set.hi)
+		}
 	}
-	if last != 0 {
-		b.offs = append(b.offs, set.hi)
+	if set.wild < set.hi {
 		for o := int(set.offs); o+1 < len(b.offs); o++ {
 			if start, end := b.offs[o], b.offs[o+1]; end-start >= uint32(subMin) && end < subFlag &&
 				b.hashLiterals(dst[start-lo:end-lo], start) {
@@ -824,6 +839,77 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 		}
 	}
 	return set
+}
+
+// countMin is the smallest ruleset that fillSet sorts by counting.
+const countMin = 16
+
+// countSort sorts the rules of b.keys, which ascend in their low 32 bits
+// (file order), into dst and records set's buckets, as slices.Sort of the
+// keys would order them: two stable counting sorts, by rank (bits 32-48,
+// from rlo to rhi), then by bucket (bits 49 and up, from blo to bhi). The
+// last one writes the rules themselves; when every rule is in one bucket,
+// the first one does.
+func (b *builder) countSort(dst []rule, set *ruleset, rlo, rhi, blo, bhi uint64) {
+	keys := b.keys
+	// By rank: count[r+1] counts rank rlo+r, then count[r] is where the
+	// next key of that rank goes.
+	count := slices.Grow(b.counts[:0], int(rhi-rlo)+2)[:rhi-rlo+2]
+	clear(count)
+	for _, k := range keys {
+		count[k>>32&(1<<17-1)-rlo+1]++
+	}
+	for r := 1; r < len(count); r++ {
+		count[r] += count[r-1]
+	}
+	b.counts = count
+	if blo == bhi {
+		for _, k := range keys {
+			r := k>>32&(1<<17-1) - rlo
+			dst[count[r]] = b.raw[uint32(k)]
+			count[r]++
+		}
+		if blo != 0 {
+			c := blo - 1
+			set.wild = set.lo
+			set.bits[c>>6] |= 1 << (c & 63)
+			b.offs = append(b.offs, set.lo, set.hi)
+		}
+		return
+	}
+	tmp := slices.Grow(b.tmp[:0], len(keys))[:len(keys)]
+	for _, k := range keys {
+		r := k>>32&(1<<17-1) - rlo
+		tmp[count[r]] = k
+		count[r]++
+	}
+	b.tmp = tmp
+	// By bucket, counting only the buckets in use; each bucket's start,
+	// once known, is the bucket's offset in Rules.offs.
+	var counts [257]uint32
+	start := counts[:bhi-blo+1]
+	for _, k := range tmp {
+		start[k>>49-blo]++
+	}
+	pos := uint32(0)
+	for c := range start {
+		m := start[c]
+		start[c] = pos
+		if bucket := blo + uint64(c); m != 0 && bucket != 0 {
+			if set.wild == set.hi {
+				set.wild = set.lo + pos
+			}
+			set.bits[(bucket-1)>>6] |= 1 << ((bucket - 1) & 63)
+			b.offs = append(b.offs, set.lo+pos)
+		}
+		pos += m
+	}
+	b.offs = append(b.offs, set.hi)
+	for _, k := range tmp {
+		c := k>>49 - blo
+		dst[start[c]] = b.raw[uint32(k)]
+		start[c]++
+	}
 }
 
 // subMin is the smallest bucket whose literal rules are hashed
@@ -932,72 +1018,6 @@ func litHash(s string) uint32 {
 		h = (h ^ load8(s)) * m
 	}
 	return uint32(h >> 32)
-}
-
-// sortKeys sorts b.keys as slices.Sort would. fillSet appends the keys in
-// file order, so their low 32 bits ascend, and two stable counting sorts
-// then put them in order in linear time: by rank (bits 32-48: longest
-// pattern first, then Allow), then by bucket (bits 49 and up). Short lists,
-// and keys whose ranks spread too widely for a table of counts, take
-// slices.Sort.
-func (b *builder) sortKeys() {
-	keys := b.keys
-	n := len(keys)
-	if n < 16 {
-		slices.Sort(keys) // an insertion sort
-		return
-	}
-	rlo, rhi := uint64(1<<17), uint64(0)
-	blo, bhi := ^uint64(0), uint64(0)
-	ascending := true
-	prev := uint32(0)
-	for i, k := range keys {
-		r := k >> 32 & (1<<17 - 1)
-		rlo, rhi = min(rlo, r), max(rhi, r)
-		blo, bhi = min(blo, k>>49), max(bhi, k>>49)
-		ascending = ascending && (i == 0 || uint32(k) > prev)
-		prev = uint32(k)
-	}
-	span := int(rhi-rlo) + 1
-	if !ascending || span > n+1024 {
-		slices.Sort(keys)
-		return
-	}
-	b.tmp = slices.Grow(b.tmp[:0], n)[:n]
-	// By rank, into b.tmp: count[r+1] counts rank rlo+r, then count[r]
-	// is where the next key of that rank goes.
-	count := slices.Grow(b.counts[:0], span+1)[:span+1]
-	clear(count)
-	for _, k := range keys {
-		count[k>>32&(1<<17-1)-rlo+1]++
-	}
-	for r := 1; r < len(count); r++ {
-		count[r] += count[r-1]
-	}
-	for _, k := range keys {
-		r := k>>32&(1<<17-1) - rlo
-		b.tmp[count[r]] = k
-		count[r]++
-	}
-	b.counts = count
-	if blo == bhi {
-		b.keys, b.tmp = b.tmp, keys
-		return
-	}
-	// By bucket, back into b.keys, counting only the buckets in use.
-	var counts [258]uint32
-	start := counts[:bhi-blo+2]
-	for _, k := range b.tmp {
-		start[k>>49-blo+1]++
-	}
-	for c := 1; c < len(start); c++ {
-		start[c] += start[c-1]
-	}
-	for _, k := range b.tmp {
-		c := k>>49 - blo
-		keys[start[c]] = k
-		start[c]++
-	}
 }
 
 func lowerASCII(b []byte) {

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -196,37 +197,114 @@ func TestOpenPathEditedFile(t *testing.T) {
 	}
 }
 
-// sortKeys must order keys as slices.Sort does, on the counting-sort path
-// (file order, narrow ranks) and on the fallbacks.
-func TestSortKeys(t *testing.T) {
+// fillSet must order a ruleset's rules as a stable sort by bucket, then
+// longest pattern, then Allow first, would, and record its buckets, on the
+// counting-sort path (file order, narrow ranks) and on the fallbacks
+// (short sets, wide ranks, groups out of file order, first-match profiles).
+func TestFillSet(t *testing.T) {
+	defer func(m int) { subMin = m }(subMin)
+	subMin = 1 << 30 // no hashed buckets: they reorder literal rules
 	rng := rand.New(rand.NewPCG(3, 4))
-	b := new(builder)
+	const alphabet = "/ab*$cz"
 	for n := 0; n < 3000; n++ {
-		size := rng.IntN(300)
-		var keys []uint64
-		idx := uint64(rng.IntN(100))
-		for range size {
-			idx += 1 + uint64(rng.IntN(3))
-			bucket := uint64(0)
-			if n%3 != 0 {
-				bucket = uint64(rng.IntN(257))
+		b := newBuilder(Google)
+		if n%13 == 0 {
+			b = newBuilder(Draft1996) // firstMatch: file order decides
+		}
+		groups := 1 + rng.IntN(4)
+		for range groups {
+			g := group{ruleLo: uint32(len(b.raw))}
+			for range rng.IntN(80) {
+				var p []byte
+				if rng.IntN(8) != 0 {
+					p = append(p, '/')
+				}
+				size := rng.IntN(12)
+				if n%7 == 0 && rng.IntN(4) == 0 {
+					size = rng.IntN(3000) // ranks too wide for counting
+				}
+				for range size {
+					p = append(p, alphabet[rng.IntN(len(alphabet))])
+				}
+				ru, _ := newRule(string(p), len(b.arena), int32(len(b.raw)+1), rng.IntN(2) == 0)
+				if ru.never() {
+					continue // the builder drops it
+				}
+				b.arena = append(b.arena, p...)
+				b.raw = append(b.raw, ru)
 			}
-			length := uint64(rng.IntN(40))
-			if n%7 == 0 {
-				length = uint64(rng.IntN(0x10000)) // too wide for counting
+			g.ruleHi = uint32(len(b.raw))
+			b.groups = append(b.groups, g)
+		}
+		gs := make([]int32, groups)
+		for i := range gs {
+			gs[i] = int32(i)
+		}
+		if n%5 == 0 {
+			rng.Shuffle(len(gs), func(i, j int) { gs[i], gs[j] = gs[j], gs[i] })
+		}
+		var order []uint32 // indexes in b.raw, in file order of the groups given
+		for _, gi := range gs {
+			for i := b.groups[gi].ruleLo; i < b.groups[gi].ruleHi; i++ {
+				order = append(order, i)
 			}
-			key := bucket<<49 | (0xFFFF-length)<<33 | uint64(rng.IntN(2))<<32 | idx
-			keys = append(keys, key)
 		}
-		if n%11 == 0 && size > 1 {
-			keys[0], keys[size-1] = keys[size-1], keys[0] // not in file order
+		index := len(order) >= indexMin && !b.sem.firstMatch
+		bucket := func(i uint32) uint64 {
+			if index {
+				return bucketOf(string(b.arena[b.raw[i].off : b.raw[i].off+uint32(b.raw[i].n)]))
+			}
+			return 0
 		}
-		want := slices.Sorted(slices.Values(keys))
-		b.keys = append(b.keys[:0], keys...)
-		b.sortKeys()
-		if !slices.Equal(b.keys, want) {
-			t.Fatalf("case %d: sortKeys of %d keys differs from slices.Sort", n, size)
+		want := slices.Clone(order)
+		slices.SortStableFunc(want, func(x, y uint32) int {
+			if c := cmp.Compare(bucket(x), bucket(y)); c != 0 {
+				return c
+			}
+			rx, ry := &b.raw[x], &b.raw[y]
+			if b.sem.firstMatch {
+				return cmp.Compare(x, y) // file order decides
+			}
+			if rx.n != ry.n {
+				return cmp.Compare(ry.n, rx.n)
+			}
+			if ax, ay := rx.flags&ruleAllow, ry.flags&ruleAllow; ax != ay {
+				return cmp.Compare(ay, ax)
+			}
+			return cmp.Compare(x, y)
+		})
+		lo := uint32(rng.IntN(5))
+		dst := make([]rule, len(order))
+		set := b.fillSet(dst, lo, gs)
+		for k, i := range want {
+			if dst[k] != b.raw[i] {
+				g := slices.Index(b.raw, dst[k])
+				t.Fatalf("case %d: rule %d of %d is raw %d %q %+v, want raw %d %q %+v", n, k, len(want), g, b.arena[b.raw[g].off:b.raw[g].off+uint32(b.raw[g].n)], b.raw[g], i, b.arena[b.raw[i].off:b.raw[i].off+uint32(b.raw[i].n)], b.raw[i])
+			}
 		}
+		// The buckets: a start in offs for each, then the set's end.
+		var offs []uint32
+		var bits [4]uint64
+		wild := lo + uint32(len(want))
+		last := uint64(0)
+		for k, i := range want {
+			if c := bucket(i); c != last {
+				if last == 0 {
+					wild = lo + uint32(k)
+				}
+				bits[(c-1)>>6] |= 1 << ((c - 1) & 63)
+				offs = append(offs, lo+uint32(k))
+				last = c
+			}
+		}
+		if last != 0 {
+			offs = append(offs, lo+uint32(len(want)))
+		}
+		if set.lo != lo || set.hi != lo+uint32(len(want)) || set.wild != wild || set.bits != bits ||
+			!slices.Equal(b.offs[set.offs:], offs) {
+			t.Fatalf("case %d: set %+v, offs %v; want wild %d, bits %v, offs %v", n, set, b.offs[set.offs:], wild, bits, offs)
+		}
+		b.release()
 	}
 }
 
