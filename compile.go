@@ -139,13 +139,14 @@ func (ru *rule) set(p string, off int, line int32, allow bool) (raw bool) {
 			}
 		}
 	}
-	ru.fill(p, off, line, allow, star)
+	ru.fill(p, off, line, allow, star, load8(p[:min(len(p), 8)]))
 	return or&(0x80*octets.Ones) != 0 || pct != 0
 }
 
-// fill compiles the pattern p, whose first '*' is at star (-1: none), into
-// ru: everything set does once it has read p.
-func (ru *rule) fill(p string, off int, line int32, allow bool, star int) {
+// fill compiles the pattern p, whose first '*' is at star (-1: none) and
+// whose first eight octets are w (as load8 reads them; octets past the end
+// of p may be anything), into ru: everything set does once it has read p.
+func (ru *rule) fill(p string, off int, line int32, allow bool, star int, w uint64) {
 	m := len(p) // octets before a final '$'
 	exact := m > 0 && p[m-1] == '$'
 	if exact {
@@ -170,7 +171,7 @@ func (ru *rule) fill(p string, off int, line int32, allow bool, star int) {
 		kind |= ruleAllow
 	}
 	h := min(lit, 8)
-	ru.head = load8(p[:h])
+	ru.head = w & headMask[h&15]
 	ru.off, ru.n, ru.line, ru.sig = uint32(off), uint16(min(len(p), 0xFFFF)), line, sig
 	ru.flags = kind | uint16(h)<<ruleHeadShift | uint16(min(lit, ruleLitMax))<<ruleLitShift
 }

@@ -72,6 +72,10 @@ func (b *builder) read(text string) {
 func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (end int) {
 	star, stop := -1, -1
 	var or, pct uint64
+	var w uint64 // the value's first eight octets, for rule.fill
+	if vs+8 <= len(text) {
+		w = octets.Load(text, vs)
+	}
 	for i := vs; ; i += 8 {
 		var v uint64
 		if i+8 <= len(text) {
@@ -88,6 +92,9 @@ func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (
 			// as a NUL at len(text), which ends the value where the text
 			// ends.
 			v = load8(text[i:])
+			if i == vs {
+				w = v
+			}
 		}
 		keep := ^uint64(0) // the octets before the value's end
 		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
@@ -145,7 +152,7 @@ func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (
 	off := len(b.arena)
 	b.raw = append(b.raw, rule{})
 	ru := &b.raw[len(b.raw)-1]
-	ru.fill(val, off, line, allow, star)
+	ru.fill(val, off, line, allow, star, w)
 	if ru.never() {
 		b.raw = b.raw[:len(b.raw)-1]
 		return end
