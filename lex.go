@@ -69,62 +69,10 @@ func (b *builder) read(text string) {
 // It reads the value eight octets at a time in one pass that also finds
 // what rule.set looks for, and compiles a literal pattern without reading
 // it again.
-func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (end int) {
-	star, stop := -1, -1
-	var or, pct uint64
-	var w uint64 // the value's first eight octets, for rule.fill
-	if vs+8 <= len(text) {
-		w = octets.Load(text, vs)
-	}
-	for i := vs; ; i += 8 {
-		var v uint64
-		if i+8 <= len(text) {
-			v = octets.Load(text, i)
-			// Most words of a path hold no octet that needs a look: none
-			// below ','+1 (controls, which hold the terminators and NUL,
-			// and ' ' to ',', which hold '#', '%' and '*') and none
-			// above 0x7F. One test passes over them.
-			if ((v-0x2D*octets.Ones)&^v|v)&(0x80*octets.Ones) == 0 {
-				continue
-			}
-		} else {
-			// The last octets, zero-padded: the first padding octet reads
-			// as a NUL at len(text), which ends the value where the text
-			// ends.
-			v = load8(text[i:])
-			if i == vs {
-				w = v
-			}
-		}
-		keep := ^uint64(0) // the octets before the value's end
-		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
-		if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & octets.Below(e); m|e != 0 {
-			// The mask of the octets before the first mark: its bit 7
-			// is the lowest set bit of m|e (Eq marks no octet below
-			// the first equal one).
-			keep = octets.Below(m | e)
-			stop = i + octets.First(m|e)
-			switch {
-			case stop >= len(text):
-				stop, end = len(text), len(text)
-			case m == 0:
-				end = stop
-			case e != 0:
-				end = i + octets.First(e)
-			default:
-				end = octets.IndexEOL(text, i+8)
-			}
-		}
-		// An Eq mask marks no octet below its first true one, so within
-		// keep the marks are exact.
-		or |= v & keep
-		pct |= octets.Eq(v, '%') & keep
-		if s := octets.Eq(v, '*') & keep; s != 0 && star < 0 {
-			star = i + octets.First(s)
-		}
-		if stop >= 0 {
-			break
-		}
+func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) int {
+	end, stop, star, raw, w := scanValue(text, vs)
+	if end < 0 {
+		end = octets.IndexEOL(text, stop)
 	}
 	if end-start > syntax.MaxLineLen {
 		return -1
@@ -136,7 +84,7 @@ func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (
 	b.inRules = true
 	g := &b.groups[len(b.groups)-1]
 	g.ruleLines++
-	if or&(0x80*octets.Ones) != 0 || pct != 0 {
+	if raw {
 		// Octets that Google's normalisation may rewrite: the general
 		// way.
 		b.rule(val, line, allow)
@@ -163,6 +111,125 @@ func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) (
 	}
 	g.ruleHi = uint32(len(b.raw))
 	return end
+}
+
+// scanValue reads a rule's value, which starts at vs, eight octets at a
+// time. It returns the offset of the line's terminator (end; -1 when the
+// caller must find it after stop) and of the value's end (stop: the first
+// NUL or '#' before end, or end), the offset of the value's first '*'
+// (star, -1: none), whether the value holds a '%' or a non-ASCII octet
+// (raw), and the value's first eight octets as load8 reads them, with what
+// follows (w).
+//
+// It is apart from ruleLine, and calls nothing but scanTail, so that its
+// loops keep their few values in registers.
+func scanValue(text string, vs int) (end, stop, star int, raw bool, w uint64) {
+	if vs+8 > len(text) {
+		return scanTail(text, vs)
+	}
+	w = octets.Load(text, vs)
+	star = -1
+	var acc uint64 // high bits: a non-ASCII octet or a '%'
+	for i := vs; ; i += 8 {
+		// Most words of a path hold no octet that needs a look: none below
+		// ','+1 (controls, which hold the terminators and NUL, and ' ' to
+		// ',', which hold '#', '%' and '*') and none above 0x7F. A tight
+		// loop passes over them, one test each.
+		for i+8 <= len(text) && plainWord(octets.Load(text, i)) {
+			i += 8
+		}
+		if i+8 > len(text) {
+			return scanTail(text, vs)
+		}
+		v := octets.Load(text, i)
+		// Most values end at their first octet below ','+1, which is then
+		// a line terminator: the octets before it are none of those
+		// looked for below.
+		if low := (v - 0x2D*octets.Ones) &^ v & (0x80 * octets.Ones); low != 0 {
+			p := i + octets.First(low)
+			if c := text[p]; c == '\n' || c == '\r' {
+				acc |= v & octets.Below(low)
+				return p, p, star, acc&(0x80*octets.Ones) != 0, w
+			}
+		}
+		keep := ^uint64(0) // the octets before the value's end
+		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
+		m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & octets.Below(e)
+		if m|e != 0 {
+			// The mask of the octets before the first mark: its bit 7
+			// is the lowest set bit of m|e (Eq marks no octet below
+			// the first equal one).
+			keep = octets.Below(m | e)
+			stop = i + octets.First(m|e)
+			switch {
+			case m == 0:
+				end = stop
+			case e != 0:
+				end = i + octets.First(e)
+			default:
+				end = -1
+			}
+		}
+		// An Eq mask marks no octet below its first true one, so within
+		// keep the marks are exact.
+		acc |= (v | octets.Eq(v, '%')) & keep
+		if s := octets.Eq(v, '*') & keep; s != 0 && star < 0 {
+			star = i + octets.First(s)
+		}
+		if m|e != 0 {
+			return end, stop, star, acc&(0x80*octets.Ones) != 0, w
+		}
+	}
+}
+
+// scanTail is scanValue for a value that reaches the last eight octets of
+// text, which it reads zero-padded: the first padding octet reads as a NUL
+// at len(text), which ends the value where the text ends.
+func scanTail(text string, vs int) (end, stop, star int, raw bool, w uint64) {
+	star, stop = -1, -1
+	var acc uint64
+	for i := vs; ; i += 8 {
+		var v uint64
+		if i+8 <= len(text) {
+			v = octets.Load(text, i)
+		} else {
+			v = load8(text[i:])
+		}
+		if i == vs {
+			w = v
+		}
+		keep := ^uint64(0)
+		e := octets.Eq(v, '\n') | octets.Eq(v, '\r')
+		if m := (octets.Eq(v, 0) | octets.Eq(v, '#')) & octets.Below(e); m|e != 0 {
+			keep = octets.Below(m | e)
+			stop = i + octets.First(m|e)
+			switch {
+			case stop >= len(text):
+				stop, end = len(text), len(text)
+			case m == 0:
+				end = stop
+			case e != 0:
+				end = i + octets.First(e)
+			default:
+				end = -1
+			}
+		}
+		acc |= (v | octets.Eq(v, '%')) & keep
+		if s := octets.Eq(v, '*') & keep; s != 0 && star < 0 {
+			star = i + octets.First(s)
+		}
+		if stop >= 0 {
+			return end, stop, star, acc&(0x80*octets.Ones) != 0, w
+		}
+	}
+}
+
+// plainWord reports whether the eight octets of v hold none below ','+1 and
+// none above 0x7F. An octet below 0x2D sets bit 7 of its difference (the
+// lowest such octet does, a borrow may set others), one above 0x7F has it
+// set; when there is neither, no octet borrows and no bit 7 is set.
+func plainWord(v uint64) bool {
+	return (v-0x2D*octets.Ones|v)&(0x80*octets.Ones) == 0
 }
 
 // fastKey reads the key of the line at start when the line starts with a

@@ -64,6 +64,8 @@ var lexCases = []string{
 	"User-agent\n: a\nuser-agent-x: b\nDisallow : /z\n",
 	"Sitemap: https://x/s.xml#y\nUser-agent: a\nCRAWL-DELAY\t: 5 \nhost:x\nDisallow: /a\nRobot-version: 2.0\nComment: hi\n",
 	"User-agent: a\nnoindex: /x\nsitemaps: /y\nsite-map: /z\nVisit-time:0100-0200\nClean-param: a /b\nRequest-rate: 1/5\n",
+	"User-agent: a\nDisallow: /abcdefé\nAllow: /ab$\r\nDisallow: /a#bcdefghijklmnop\nDisallow: /ab%cdef\nDisallow: /abcdefgh",
+	"User-agent: a\nDisallow: /a\x00bcdefghijklmnopq\r\nAllow: /abcdefghijklmn*\nAllow: /abcdefg\x80\n",
 	"User-agent: a\nCrawl_delay: 1\nCrawl-delay 2\nRobot-versions: 1\nhost\vhost: y\nAllow-: /q\nsitemap:",
 }
 
