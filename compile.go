@@ -51,15 +51,15 @@ func Compile(f *syntax.File, p Profile) *Rules {
 	return r
 }
 
-// A rule's flags: three bits of kind, then how many octets of its head are
-// significant (0 to 8), then its literal prefix's length, capped.
+// A rule's flags: the head test's shift (6 bits, see rule.head), three
+// bits of kind, then the literal prefix's length, capped.
 const (
-	ruleAllow   = 1 << iota
-	ruleLiteral // no '*' and no final '$': a prefix test
-	ruleExact   // no '*', final '$': an equality test
+	ruleShift   = 1<<6 - 1 // the bits of the shift
+	ruleAllow   = 1 << 6
+	ruleLiteral = 1 << 7 // no '*' and no final '$': a prefix test
+	ruleExact   = 1 << 8 // no '*', final '$': an equality test
 
-	ruleHeadShift = 3
-	ruleLitShift  = 7
+	ruleLitShift = 9
 	// ruleLitMax caps the stored literal prefix length. Only wildcard rules
 	// use it, as a filter before the full match, so a shorter prefix test
 	// is still correct.
@@ -70,9 +70,13 @@ const (
 // text[off:off+n]; its priority is n, the octets of the normalised pattern
 // (RFC 9309 §2.2.2).
 //
-// head holds the first octets of the pattern's literal prefix (the octets
-// a matching path must start with), little-endian, so that most rules are
-// rejected without reading text.
+// head holds the first h octets of the pattern's literal prefix (the
+// octets a matching path must start with), h = min(8, its length),
+// little-endian, so that most rules are rejected without reading text: a
+// path whose first eight octets are ph may match only if
+// (ph^head)<<(64-8h) is 0 (matchHead). A pattern without a literal prefix
+// ("*.pdf", "$", "") takes h = 1 and the head "/", which every path
+// starts with (RFC 9309 §2.2.2; PathOf), so that the shift stays below 64.
 type rule struct {
 	head  uint64
 	off   uint32
@@ -89,8 +93,20 @@ type rule struct {
 // a final '$'), at most ruleLitMax.
 func (ru *rule) lit() int { return int(ru.flags >> ruleLitShift) }
 
-// mask returns the mask of ru's significant head octets.
-func (ru *rule) mask() uint64 { return headMask[ru.flags>>ruleHeadShift&15] }
+// matchHead reports whether a path whose first eight octets are ph (as
+// load8 reads them) starts with ru's head.
+func (ru *rule) matchHead(ph uint64) bool { return (ph^ru.head)<<(ru.flags&ruleShift) == 0 }
+
+// headOf returns the head of a pattern whose literal prefix has lit octets
+// and whose first eight octets are w (octets past the prefix may be
+// anything), and the flags of its head test.
+func headOf(w uint64, lit int) (head uint64, flags uint16) {
+	if lit == 0 {
+		return '/', 64 - 8
+	}
+	h := min(lit, 8)
+	return w & headMask[h&15], uint16(64 - 8*h)
+}
 
 // newRule compiles the pattern p into a new rule; see rule.set.
 func newRule(p string, off int, line int32, allow bool) (ru rule, raw bool) {
@@ -170,19 +186,19 @@ func (ru *rule) fill(p string, off int, line int32, allow bool, star int, w uint
 	if allow {
 		kind |= ruleAllow
 	}
-	h := min(lit, 8)
-	ru.head = w & headMask[h&15]
+	head, hf := headOf(w, lit)
+	ru.head = head
 	ru.off, ru.n, ru.line, ru.sig = uint32(off), uint16(min(len(p), 0xFFFF)), line, sig
-	ru.flags = kind | uint16(h)<<ruleHeadShift | uint16(min(lit, ruleLitMax))<<ruleLitShift
+	ru.flags = hf | kind | uint16(min(lit, ruleLitMax))<<ruleLitShift
 }
 
 // setLiteral compiles p into ru as a prefix of octets: '*' and '$' have
 // no meaning (the 1994 standard and the 1996 draft have no wildcards). It
 // writes ru in place, as set does.
 func (ru *rule) setLiteral(p string, off int, line int32, allow bool) {
-	h := min(len(p), 8)
-	*ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line, head: load8(p[:h]),
-		flags: ruleLiteral | uint16(h)<<ruleHeadShift | uint16(min(len(p), ruleLitMax))<<ruleLitShift}
+	head, hf := headOf(load8(p[:min(len(p), 8)]), len(p))
+	*ru = rule{off: uint32(off), n: uint16(min(len(p), 0xFFFF)), line: line, head: head,
+		flags: hf | ruleLiteral | uint16(min(len(p), ruleLitMax))<<ruleLitShift}
 	if allow {
 		ru.flags |= ruleAllow
 	}
@@ -796,7 +812,7 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 				bucket = ru.bucket()
 			}
 			if !firstMatch {
-				rank = uint64(0xFFFF-ru.n)<<1 | uint64(ru.flags&ruleAllow^ruleAllow)
+				rank = uint64(0xFFFF-ru.n)<<1 | uint64(ru.flags&ruleAllow^ruleAllow)/ruleAllow
 			} // else file order decides (1996 draft §3.2.2).
 			keys[k] = bucket<<49 | rank<<32 | uint64(i)
 			rlo, rhi = min(rlo, rank), max(rhi, rank)

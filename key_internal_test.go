@@ -308,6 +308,26 @@ func TestFillSet(t *testing.T) {
 	}
 }
 
+// matchHead must pass a path exactly when the path starts with the first
+// eight octets (at most) of the rule's literal prefix; every path starts
+// with '/'.
+func TestMatchHead(t *testing.T) {
+	pats := []string{"", "*", "$", "*a", "/", "/$", "/*", "/a", "/a$", "/a*", "/ab", "/abcdefg", "/abcdefgh",
+		"/abcdefghi", "/abcdefghij*", "/abcdefgh$", "/abc*def", "/ab/cd?e=f"}
+	paths := []string{"/", "/a", "/b", "/ab", "/abc", "/abcdefg", "/abcdefgh", "/abcdefgi", "/abcdefghi",
+		"/abcdefghz", "/ab/cd?e=f", "/ab/cd?e=g", "/A", "//a", "/a\x00"}
+	for _, p := range pats {
+		ru, _ := newRule(p, 0, 1, false)
+		lit := ru.lit()
+		for _, path := range paths {
+			want := strings.HasPrefix(path, p[:min(lit, 8)])
+			if got := ru.matchHead(load8(path[:min(len(path), 8)])); got != want {
+				t.Errorf("rule %q, path %q: matchHead %v, want %v", p, path, got, want)
+			}
+		}
+	}
+}
+
 // newRule reads a pattern eight octets at a time; compare its kind, literal
 // prefix, head and raw report with an octet-by-octet reading.
 func TestNewRuleScan(t *testing.T) {
@@ -335,7 +355,11 @@ func TestNewRuleScan(t *testing.T) {
 							lit = m
 						}
 						ru, gotRaw := newRule(p, 0, 1, false)
-						if gotRaw != raw || ru.lit() != lit || ru.head != load8(p[:min(lit, 8)]) {
+						head := load8(p[:min(lit, 8)])
+						if lit == 0 {
+							head = '/' // see rule.head
+						}
+						if gotRaw != raw || ru.lit() != lit || ru.head != head {
 							t.Fatalf("newRule(%q): raw %v lit %d head %#x, want raw %v lit %d", p, gotRaw, ru.lit(), ru.head, raw, lit)
 						}
 					}

@@ -367,7 +367,7 @@ func (r *Rules) scan(lo, hi uint32, path string, open bool, ph uint64, bound *ru
 		// Most rules fail the head test or the signature test: a loop of
 		// its own keeps them to loads and compares.
 		for ; i < len(rs); i++ {
-			if ru := &rs[i]; ph&ru.mask() == ru.head && uint64(ru.sig)&lack == 0 {
+			if ru := &rs[i]; ru.matchHead(ph) && uint64(ru.sig)&lack == 0 {
 				break
 			}
 		}
