@@ -3,6 +3,7 @@ package robots
 import (
 	"bytes"
 	"cmp"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -792,42 +793,34 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 	// key is bucket (9 bits) | rank (17: longest first, then Allow first)
 	// | index in b.raw, which is file order (32). Patterns are shorter than
 	// 2^16 octets: a line is cut at 16,663 bytes and escaping at most
-	// triples it. The loop also finds the range of ranks and buckets that
-	// the counting sort needs.
+	// triples it. The loop also ors the patterns' lengths, a bound of
+	// them that sizes the counting sort's table.
 	// The keys are written by index into a slice of exactly n: an append
 	// would load and store b.keys for every key.
 	keys := slices.Grow(b.keys[:0], n)[:n]
 	k := 0
 	firstMatch := b.sem.firstMatch
-	rlo, rhi := uint64(1<<17), uint64(0)
-	blo, bhi := uint64(1<<9), uint64(0)
+	var nor uint16
 	ascending, prev := true, int32(-1)
 	for _, gi := range gs {
 		ascending, prev = ascending && gi > prev, gi
 		g := &b.groups[gi]
-		for i := g.ruleLo; i < g.ruleHi; i++ {
-			ru := &b.raw[i]
-			var bucket, rank uint64
-			if index {
-				bucket = ru.bucket()
-			}
-			if !firstMatch {
-				rank = uint64(0xFFFF-ru.n)<<1 | uint64(ru.flags&ruleAllow^ruleAllow)/ruleAllow
-			} // else file order decides (1996 draft §3.2.2).
-			keys[k] = bucket<<49 | rank<<32 | uint64(i)
-			rlo, rhi = min(rlo, rank), max(rhi, rank)
-			blo, bhi = min(blo, bucket), max(bhi, bucket)
-			k++
-		}
+		nor |= sortKeys(keys[k:], b.raw[g.ruleLo:g.ruleHi], g.ruleLo, index, firstMatch)
+		k += int(g.ruleHi - g.ruleLo)
 	}
 	b.keys = keys
 
 	set := ruleset{lo: lo, wild: lo + uint32(n), hi: lo + uint32(n), offs: uint32(len(b.offs))}
 	// The groups' rules come in file order when the groups do (planMerged
 	// and planRecords list them so): the keys then ascend in their low 32
-	// bits, and stable counting sorts order them in linear time.
-	if n >= countMin && ascending && rhi-rlo <= uint64(n)+1024 {
-		b.countSort(dst, &set, rlo, rhi, blo, bhi)
+	// bits, and stable counting sorts order them in linear time, by rank
+	// from (0xFFFF-nor)<<1 on.
+	rlo, ranks := (0xFFFF-uint64(nor))<<1, 2*int(nor)+2
+	if firstMatch {
+		rlo, ranks = 0, 1
+	}
+	if n >= countMin && ascending && ranks <= 2*n+1024 {
+		b.countSort(dst, &set, rlo, ranks, index)
 	} else {
 		slices.Sort(keys) // an insertion sort for n < 12
 		last := uint64(0)
@@ -858,20 +851,42 @@ func (b *builder) fillSet(dst []rule, lo uint32, gs []int32) ruleset {
 	return set
 }
 
+// sortKeys writes to keys the sort keys of rs, which start at index i in
+// builder.raw, and returns the or of their lengths. A function of its own,
+// its loop keeps its values in registers.
+//
+//go:noinline
+func sortKeys(keys []uint64, rs []rule, i uint32, index, firstMatch bool) (nor uint16) {
+	keys = keys[:len(rs)]
+	for k := range rs {
+		ru := &rs[k]
+		var bucket, rank uint64
+		if index {
+			bucket = ru.bucket()
+		}
+		if !firstMatch {
+			rank = uint64(0xFFFF-ru.n)<<1 | uint64(ru.flags&ruleAllow^ruleAllow)/ruleAllow
+			nor |= ru.n
+		} // else file order decides (1996 draft §3.2.2).
+		keys[k] = bucket<<49 | rank<<32 | uint64(i)
+		i++
+	}
+	return nor
+}
+
 // countMin is the smallest ruleset that fillSet sorts by counting.
 const countMin = 16
 
 // countSort sorts the rules of b.keys, which ascend in their low 32 bits
 // (file order), into dst and records set's buckets, as slices.Sort of the
 // keys would order them: two stable counting sorts, by rank (bits 32-48,
-// from rlo to rhi), then by bucket (bits 49 and up, from blo to bhi). The
-// last one writes the rules themselves; when every rule is in one bucket,
-// the first one does.
-func (b *builder) countSort(dst []rule, set *ruleset, rlo, rhi, blo, bhi uint64) {
+// ranks rlo to rlo+ranks-1), then, for an indexed set, by bucket (bits 49
+// and up). The last one writes the rules themselves.
+func (b *builder) countSort(dst []rule, set *ruleset, rlo uint64, ranks int, index bool) {
 	keys := b.keys
 	// By rank: count[r+1] counts rank rlo+r, then count[r] is where the
 	// next key of that rank goes.
-	count := slices.Grow(b.counts[:0], int(rhi-rlo)+2)[:rhi-rlo+2]
+	count := slices.Grow(b.counts[:0], ranks+1)[:ranks+1]
 	clear(count)
 	for _, k := range keys {
 		count[k>>32&(1<<17-1)-rlo+1]++
@@ -880,17 +895,11 @@ func (b *builder) countSort(dst []rule, set *ruleset, rlo, rhi, blo, bhi uint64)
 		count[r] += count[r-1]
 	}
 	b.counts = count
-	if blo == bhi {
+	if !index {
 		for _, k := range keys {
 			r := k>>32&(1<<17-1) - rlo
 			dst[count[r]] = b.raw[uint32(k)]
 			count[r]++
-		}
-		if blo != 0 {
-			c := blo - 1
-			set.wild = set.lo
-			set.bits[c>>6] |= 1 << (c & 63)
-			b.offs = append(b.offs, set.lo, set.hi)
 		}
 		return
 	}
@@ -901,29 +910,37 @@ func (b *builder) countSort(dst []rule, set *ruleset, rlo, rhi, blo, bhi uint64)
 		count[r]++
 	}
 	b.tmp = tmp
-	// By bucket, counting only the buckets in use; each bucket's start,
-	// once known, is the bucket's offset in Rules.offs.
-	var counts [257]uint32
-	start := counts[:bhi-blo+1]
+	// By bucket: start[c] counts bucket c, and used has bit c set for it,
+	// then start[c] is where the next key of bucket c goes; each bucket's
+	// start, once known, is the bucket's offset in Rules.offs.
+	var start [257]uint32
+	var used [5]uint64
 	for _, k := range tmp {
-		start[k>>49-blo]++
+		c := k >> 49
+		start[c]++
+		used[c>>6] |= 1 << (c & 63)
 	}
 	pos := uint32(0)
-	for c := range start {
-		m := start[c]
-		start[c] = pos
-		if bucket := blo + uint64(c); m != 0 && bucket != 0 {
-			if set.wild == set.hi {
-				set.wild = set.lo + pos
+	for w, u := range used {
+		for ; u != 0; u &= u - 1 {
+			c := w<<6 | bits.TrailingZeros64(u)
+			m := start[c]
+			start[c] = pos
+			if c != 0 {
+				if set.wild == set.hi {
+					set.wild = set.lo + pos
+				}
+				set.bits[(c-1)>>6] |= 1 << ((c - 1) & 63)
+				b.offs = append(b.offs, set.lo+pos)
 			}
-			set.bits[(bucket-1)>>6] |= 1 << ((bucket - 1) & 63)
-			b.offs = append(b.offs, set.lo+pos)
+			pos += m
 		}
-		pos += m
 	}
-	b.offs = append(b.offs, set.hi)
+	if set.wild != set.hi {
+		b.offs = append(b.offs, set.hi)
+	}
 	for _, k := range tmp {
-		c := k>>49 - blo
+		c := k >> 49
 		dst[start[c]] = b.raw[uint32(k)]
 		start[c]++
 	}
