@@ -355,7 +355,8 @@ type builder struct {
 
 	// scratch for finish
 	tg     []tokGroup
-	gs     []int32 // merged groups of the planned sets
+	tg2    []tokGroup // scratch for sortTokens
+	gs     []int32    // merged groups of the planned sets
 	plans  []setPlan
 	keys   []uint64
 	tmp    []uint64
@@ -696,21 +697,7 @@ func (b *builder) planMerged(r *Rules) {
 			tg.key, tg.tok, tg.group = foldKey(b.view(t)), t, int32(gi)
 		}
 	}
-	// By token, and for equal tokens in file order (by group, then by
-	// offset in the arena, which grows in file order): what a stable sort
-	// by token gives, with an unstable sort and mostly integer compares.
-	slices.SortFunc(b.tg, func(x, y tokGroup) int {
-		if x.key != y.key {
-			return cmp.Compare(x.key, y.key)
-		}
-		if c := strings.Compare(b.view(x.tok), b.view(y.tok)); c != 0 {
-			return c
-		}
-		if x.group != y.group {
-			return cmp.Compare(x.group, y.group)
-		}
-		return cmp.Compare(x.tok.off, y.tok.off)
-	})
+	b.sortTokens()
 	for i := 0; i < len(b.tg); {
 		gsLo := len(b.gs)
 		j := i
@@ -735,6 +722,50 @@ func (b *builder) planMerged(r *Rules) {
 		r.global = b.planSet(gsLo) + 1
 		r.globalGroup = b.gs[gsLo] + 1
 	}
+}
+
+// sortTokens sorts b.tg by token, and equal tokens in file order (by group,
+// then by offset in the arena, which grows in file order): what a stable
+// sort by token gives (tokCompare). Most of the work compares integers:
+// the first six octets of each key with the entry's index below them,
+// sorted by slices.Sort; an insertion pass with tokCompare then orders the
+// runs of keys that share those six octets, and checks the rest.
+func (b *builder) sortTokens() {
+	tg := b.tg
+	n := len(tg)
+	if n > 1<<16 {
+		slices.SortFunc(tg, b.tokCompare)
+		return
+	}
+	keys := slices.Grow(b.keys[:0], n)[:n]
+	for i := range tg {
+		keys[i] = tg[i].key&^0xFFFF | uint64(i)
+	}
+	slices.Sort(keys)
+	sorted := slices.Grow(b.tg2[:0], n)[:n]
+	for i, k := range keys {
+		sorted[i] = tg[uint16(k)]
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && b.tokCompare(sorted[j-1], sorted[j]) > 0; j-- {
+			sorted[j-1], sorted[j] = sorted[j], sorted[j-1]
+		}
+	}
+	b.keys, b.tg, b.tg2 = keys, sorted, tg
+}
+
+// tokCompare orders tokGroups by token, then group, then offset.
+func (b *builder) tokCompare(x, y tokGroup) int {
+	if x.key != y.key {
+		return cmp.Compare(x.key, y.key)
+	}
+	if c := strings.Compare(b.view(x.tok), b.view(y.tok)); c != 0 {
+		return c
+	}
+	if x.group != y.group {
+		return cmp.Compare(x.group, y.group)
+	}
+	return cmp.Compare(x.tok.off, y.tok.off)
 }
 
 // planRecords plans a ruleset per record for the profiles that obey one

@@ -368,3 +368,29 @@ func TestNewRuleScan(t *testing.T) {
 		}
 	}
 }
+
+// sortTokens must order tokens as a full sort by tokCompare does, also
+// when many share their first six octets or are equal.
+func TestSortTokens(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	words := []string{"googlebot", "googlebot-image", "googlebot-news", "googleb", "google", "go", "g", "",
+		"mediapartners-google", "mediapartners", "bingbot", "bing", "ahrefsbot", "ahrefs", "a-b_c"}
+	for n := 0; n < 500; n++ {
+		b := newBuilder(Google)
+		for i := range rng.IntN(300) {
+			w := words[rng.IntN(len(words))]
+			if rng.IntN(4) == 0 {
+				w += string(rune('a' + rng.IntN(3)))
+			}
+			tok := b.str(w)
+			b.tg = append(b.tg, tokGroup{key: foldKey(w), tok: tok, group: int32(i / 3)})
+		}
+		want := slices.Clone(b.tg)
+		slices.SortFunc(want, b.tokCompare)
+		b.sortTokens()
+		if !slices.Equal(b.tg, want) {
+			t.Fatalf("case %d: sortTokens of %d tokens differs from a sort by tokCompare", n, len(want))
+		}
+		b.release()
+	}
+}
