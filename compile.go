@@ -391,10 +391,18 @@ func newBuilder(p Profile) *builder {
 	return b
 }
 
-// release returns b to the pool unless it grew too large to keep.
+// release returns b to the pool, without any scratch slice that grew too
+// large to keep: a huge file should neither pin its scratch nor make the
+// next file regrow all of it.
 func (b *builder) release() {
-	if cap(b.arena) > 1<<20 || cap(b.raw) > 1<<16 || cap(b.keys) > 1<<16 || cap(b.tmp) > 1<<16 {
-		return
+	if cap(b.arena) > 1<<20 {
+		b.arena = nil
+	}
+	if cap(b.raw) > 1<<16 {
+		b.raw = nil
+	}
+	if cap(b.keys) > 1<<16 || cap(b.tmp) > 1<<16 {
+		b.keys, b.tmp = nil, nil
 	}
 	builderPool.Put(b)
 }

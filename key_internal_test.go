@@ -394,3 +394,18 @@ func TestSortTokens(t *testing.T) {
 		b.release()
 	}
 }
+
+// release drops only the scratch slices that grew too large to keep.
+func TestReleaseDropsOnlyLargeScratch(t *testing.T) {
+	b := newBuilder(Google)
+	b.arena = make([]byte, 0, 2<<20)
+	b.raw = make([]rule, 0, 16)
+	b.keys = make([]uint64, 0, 1<<17)
+	b.release()
+	if cap(b.arena) != 0 || cap(b.keys) != 0 || cap(b.tmp) != 0 {
+		t.Errorf("release kept arena %d, keys %d, tmp %d", cap(b.arena), cap(b.keys), cap(b.tmp))
+	}
+	if cap(b.raw) != 16 {
+		t.Errorf("release dropped raw of %d", cap(b.raw))
+	}
+}
