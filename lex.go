@@ -262,9 +262,6 @@ func fastKey(text string, start int) (syntax.Field, int) {
 		for i < len(text) && (text[i]|0x20-'a' < 26 || text[i] == '-') {
 			i++
 		}
-		if i == start || i-start > maxKeyLen {
-			return syntax.Unknown, 0
-		}
 		if f = syntax.LookupField(text[start:i]); f == syntax.Unknown {
 			return syntax.Unknown, 0
 		}
@@ -277,9 +274,6 @@ func fastKey(text string, start int) (syntax.Field, int) {
 	}
 	return f, i + 1
 }
-
-// maxKeyLen is the length of the longest field name, "Robot-version".
-const maxKeyLen = 13
 
 // The keys fastKey reads, as octets.Load loads them, in lower case.
 var (

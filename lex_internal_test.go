@@ -69,18 +69,6 @@ var lexCases = []string{
 	"User-agent: a\nCrawl_delay: 1\nCrawl-delay 2\nRobot-versions: 1\nhost\vhost: y\nAllow-: /q\nsitemap:",
 }
 
-// TestMaxKeyLen holds maxKeyLen to the longest field name: fastKey reads
-// no longer key.
-func TestMaxKeyLen(t *testing.T) {
-	longest := 0
-	for f := syntax.Field(1); f.String() != ""; f++ {
-		longest = max(longest, len(f.String()))
-	}
-	if longest != maxKeyLen {
-		t.Fatalf("longest field name has %d octets, maxKeyLen is %d", longest, maxKeyLen)
-	}
-}
-
 func TestParseSameAsCompile(t *testing.T) {
 	for _, c := range lexCases {
 		sameAsCompile(t, []byte(c))
