@@ -21,8 +21,8 @@ Disallow: /*.pdf$
 `
 
 // TestAllowedAllocs: checking an ASCII URL allocates nothing, whichever
-// profile and whichever branch decides (DESIGN.md, "zero allocations per
-// check").
+// profile and whichever branch decides (the package documentation:
+// "Checking a URL does not allocate when its path is ASCII").
 func TestAllowedAllocs(t *testing.T) {
 	urls := []string{
 		"https://example.com/search?q=1",

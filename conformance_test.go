@@ -12,8 +12,8 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// conformanceCase is one row of testdata/conformance/*.jsonl (the format is
-// described in the shared conformance README).
+// conformanceCase is one row of testdata/conformance/*.jsonl: one JSON
+// object per line, with the fields below.
 type conformanceCase struct {
 	ID        string  `json:"id"`
 	Robots    string  `json:"robots"`
@@ -66,7 +66,7 @@ func readCases(t *testing.T, name string) []conformanceCase {
 func TestConformance(t *testing.T) {
 	sets := []struct {
 		file string
-		want int // rows, as the shared README counts them
+		want int // rows of the file
 	}{
 		{"google-cases.jsonl", 545},
 		{"google-java-cases.jsonl", 147},

@@ -73,8 +73,8 @@ func ExampleCompile() {
 
 // The same file means different things to different robot families: the
 // longest match decides for most, the first match in file order for the
-// 1996 draft, and the 1994 standard knows no Allow (seed 000, "Disallow vs.
-// Allow"; checker-rules RB701).
+// 1996 draft, and the 1994 standard knows no Allow (Moderatobot's
+// "Checking robots.txt theory", "Disallow vs. Allow"; RB701 of package lint).
 func ExampleProfile() {
 	body := []byte("User-agent: *\nDisallow: /shop\nAllow: /shop/sale\n")
 	for _, p := range robots.Profiles() {

@@ -8,9 +8,10 @@ import (
 	"github.com/robotskit/robots"
 )
 
-// TestExtensions reads the extended directives of seed 001 (Crawl-delay,
-// Request-rate, Visit-time, Robot-version) per group, and seed 000's
-// file-wide Host and Clean-param.
+// TestExtensions reads the extended directives (Crawl-delay of Bing and
+// Yandex; Request-rate, Visit-time and Robot-version of Sean Conner's
+// extended standard) per group, and Yandex's file-wide Host and
+// Clean-param.
 func TestExtensions(t *testing.T) {
 	const src = `Sitemap: https://example.com/a.xml
 User-agent: *

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// allowedImports is the layering of DESIGN.md: each package of the module
+// allowedImports is the layering of the module: each package of the module
 // may import only the packages of the module listed here (lower layers).
 // A package missing from the map may import nothing of ours.
 var allowedImports = map[string][]string{

@@ -14,7 +14,7 @@ type Profile uint8
 const (
 	// Google reads a file as Google's crawlers do: RFC 9309 plus Google's
 	// leniencies, decided by google/robotstxt (the C++ reference library)
-	// and seed 003. It is the zero value.
+	// and Google's robots.txt documentation. It is the zero value.
 	Google Profile = iota
 	// RFC9309 reads a file as RFC 9309 is written, with no leniency.
 	RFC9309
@@ -110,7 +110,7 @@ func (p *Profile) UnmarshalText(b []byte) error { return p.Set(string(b)) }
 type semantics struct {
 	// lenientKeys: Google reads user-agent, allow, disallow and sitemap by
 	// prefix and accepts frequent misspellings (google/robotstxt,
-	// ParsedRobotsKey; seed 003 "Google-specific: typos").
+	// ParsedRobotsKey).
 	lenientKeys bool
 	// missingColon: Google accepts "Disallow /x" when the line holds exactly
 	// two words (google/robotstxt, GetKeyAndValueFrom). RFC 9309 §2.2 requires
@@ -136,23 +136,23 @@ type semantics struct {
 	// after it belong to no group until the next User-agent line. The 1994
 	// standard and the 1996 draft separate records by blank lines; Yandex
 	// forbids blank lines inside a group and reports the rules after one as
-	// rules before any User-agent (checker-rules §0.1 YNDX). RFC 9309 §2.2
+	// rules before any User-agent (Yandex's robots.txt help). RFC 9309 §2.2
 	// and Google ignore blank lines.
 	blankEndsGroup bool
 	// firstRecord: a robot obeys the first record that names it, else the
 	// first "*" record; records are never merged, and a record without
 	// rule lines is no record (the grammar of both old texts requires a
-	// rule line; seed 000: "only the first group"). How a record names a
+	// rule line; Moderatobot: "only the first group"). How a record names a
 	// robot: see nameInValue.
 	firstRecord bool
 	// nameInValue: under firstRecord, a record names the robot when one of
 	// its User-agent values contains the robot's name token, ignoring case
 	// (1996 draft §3.2.1: "the first record … whose value contains the name
-	// token of the robot as a substring"; seed 000 says the same). When
+	// token of the robot as a substring"; Moderatobot says the same). When
 	// false, when the value up to a '/' is part of the robot's name (1994
 	// standard: "a case insensitive substring match of the name without
 	// version information is recommended", which CPython's old
-	// robotparser reads this way; checker-rules RB703, RB705).
+	// robotparser reads this way; checks RB703 and RB705 of package lint).
 	nameInValue bool
 	// firstMatch: the first matching rule in file order decides (1996
 	// draft §3.2.2); otherwise the longest match does (RFC 9309 §2.2.2).
@@ -165,8 +165,8 @@ type semantics struct {
 	// standard nor the 1996 draft has them).
 	noWildcards bool
 	// globalCrawlDelay: a robot with a group of its own still obeys the "*"
-	// groups' Crawl-delay when its groups set none (Bing; checker-rules
-	// §0.1 BING, RB707).
+	// groups' Crawl-delay when its groups set none (Bing's webmaster
+	// guidance; RB707 of package lint).
 	globalCrawlDelay bool
 }
 

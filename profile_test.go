@@ -8,8 +8,10 @@ import (
 	"github.com/robotskit/robots"
 )
 
-// profileCases are the seeds' examples and robot-family statements, and
-// what Yandex's and Bing's documentation say, each checked under every
+// profileCases are the examples and robot-family statements of
+// Mandelbot's robots.txt documentation (Fractle), Google's robots.txt
+// documentation and Moderatobot's "Checking robots.txt theory", and what
+// Yandex's and Bing's documentation say, each checked under every
 // profile. want holds one letter per profile, in the order of
 // robots.Profiles() (google, rfc9309, bing, yandex, draft1996, strict1994):
 // A for allowed, D for disallowed.
@@ -20,123 +22,126 @@ var profileCases = []struct {
 	url    string
 	want   string
 }{
-	// Seed 002 (Mandelbot, an RFC 9309 longest-match crawler).
-	{"002 specific group", "User-agent: Mandelbot\nDisallow: /private\n\nUser-agent: *\nDisallow: /secret\n",
+	// Mandelbot's robots.txt documentation (Fractle; an RFC 9309
+	// longest-match crawler).
+	{"mandelbot specific group", "User-agent: Mandelbot\nDisallow: /private\n\nUser-agent: *\nDisallow: /secret\n",
 		tok("Mandelbot"), "/private/x", "DDDDDD"},
-	{"002 specific group ignores *", "User-agent: Mandelbot\nDisallow: /private\n\nUser-agent: *\nDisallow: /secret\n",
+	{"mandelbot specific group ignores *", "User-agent: Mandelbot\nDisallow: /private\n\nUser-agent: *\nDisallow: /secret\n",
 		tok("Mandelbot"), "/secret/x", "AAAAAA"},
-	{"002 falls back to *", "User-agent: Anotherbot\nDisallow: /private\n\nUser-agent: *\nDisallow: /secret\n",
+	{"mandelbot falls back to *", "User-agent: Anotherbot\nDisallow: /private\n\nUser-agent: *\nDisallow: /secret\n",
 		tok("Mandelbot"), "/secret/x", "DDDDDD"},
-	{"002 no group applies", "User-agent: Anotherbot\nDisallow: /private\n",
+	{"mandelbot no group applies", "User-agent: Anotherbot\nDisallow: /private\n",
 		tok("Mandelbot"), "/private", "AAAAAA"},
-	{"002 shared group", "User-agent: Mandelbot\nUser-agent: Anotherbot\nDisallow: /private\n\nUser-agent: *\nDisallow: /secret\n",
+	{"mandelbot shared group", "User-agent: Mandelbot\nUser-agent: Anotherbot\nDisallow: /private\n\nUser-agent: *\nDisallow: /secret\n",
 		tok("Mandelbot"), "/private", "DDDDDD"},
-	{"002 block all", "User-agent: *\nDisallow: /\n", tok("Mandelbot"), "/any", "DDDDDD"},
-	{"002 prefix", "User-agent: Mandelbot\nDisallow: /secret\nDisallow: /hidden\n",
+	{"mandelbot block all", "User-agent: *\nDisallow: /\n", tok("Mandelbot"), "/any", "DDDDDD"},
+	{"mandelbot prefix", "User-agent: Mandelbot\nDisallow: /secret\nDisallow: /hidden\n",
 		tok("Mandelbot"), "/secret/doc.html", "DDDDDD"},
-	{"002 prefix only at the start", "User-agent: Mandelbot\nDisallow: /secret\nDisallow: /hidden\n",
+	{"mandelbot prefix only at the start", "User-agent: Mandelbot\nDisallow: /secret\nDisallow: /hidden\n",
 		tok("Mandelbot"), "/private/secret/doc.html", "AAAAAA"},
-	{"002 empty Disallow overrides *", "User-agent: Mandelbot\nDisallow: \n\nUser-agent: *\nDisallow: /\n",
+	{"mandelbot empty Disallow overrides *", "User-agent: Mandelbot\nDisallow: \n\nUser-agent: *\nDisallow: /\n",
 		tok("Mandelbot"), "/x", "AAAAAA"},
-	{"002 empty Disallow, other robots", "User-agent: Mandelbot\nDisallow: \n\nUser-agent: *\nDisallow: /\n",
+	{"mandelbot empty Disallow, other robots", "User-agent: Mandelbot\nDisallow: \n\nUser-agent: *\nDisallow: /\n",
 		tok("Otherbot"), "/x", "DDDDDD"},
 	// strict1994 knows no Allow; draft1996 takes the first match.
-	{"002 Allow exception", "User-agent: Mandelbot\nDisallow: /secret\nAllow: /secret/readme.txt\n",
+	{"mandelbot Allow exception", "User-agent: Mandelbot\nDisallow: /secret\nAllow: /secret/readme.txt\n",
 		tok("Mandelbot"), "/secret/readme.txt?v=1", "AAAADD"},
-	{"002 Allow exception, rest blocked", "User-agent: Mandelbot\nDisallow: /secret\nAllow: /secret/readme.txt\n",
+	{"mandelbot Allow exception, rest blocked", "User-agent: Mandelbot\nDisallow: /secret\nAllow: /secret/readme.txt\n",
 		tok("Mandelbot"), "/secret/doc.html", "DDDDDD"},
 	// Wildcards are octets to the old standards.
-	{"002 /*/private/", "User-agent: Mandelbot\nDisallow: /*/private/\n",
+	{"mandelbot /*/private/", "User-agent: Mandelbot\nDisallow: /*/private/\n",
 		tok("Mandelbot"), "/secret/private/doc.html", "DDDDAA"},
-	{"002 /*/private/ not private-stuff", "User-agent: Mandelbot\nDisallow: /*/private/\n",
+	{"mandelbot /*/private/ not private-stuff", "User-agent: Mandelbot\nDisallow: /*/private/\n",
 		tok("Mandelbot"), "/secret/private-stuff/doc.html", "AAAAAA"},
-	{"002 /*.pdf$", "User-agent: Mandelbot\nDisallow: /*.pdf$\n", tok("Mandelbot"), "/doc.pdf", "DDDDAA"},
-	{"002 /*.pdf$ not with a query", "User-agent: Mandelbot\nDisallow: /*.pdf$\n", tok("Mandelbot"), "/doc.pdf?load=1", "AAAAAA"},
-	{"002 precedence: /*.pdf beats /doc", "User-agent: Mandelbot\nDisallow: /*.pdf\nAllow: /files\nAllow: /doc\n",
+	{"mandelbot /*.pdf$", "User-agent: Mandelbot\nDisallow: /*.pdf$\n", tok("Mandelbot"), "/doc.pdf", "DDDDAA"},
+	{"mandelbot /*.pdf$ not with a query", "User-agent: Mandelbot\nDisallow: /*.pdf$\n", tok("Mandelbot"), "/doc.pdf?load=1", "AAAAAA"},
+	{"mandelbot precedence: /*.pdf beats /doc", "User-agent: Mandelbot\nDisallow: /*.pdf\nAllow: /files\nAllow: /doc\n",
 		tok("Mandelbot"), "/doc.pdf", "DDDDAA"},
-	{"002 precedence: /files ties /*.pdf", "User-agent: Mandelbot\nDisallow: /*.pdf\nAllow: /files\nAllow: /doc\n",
+	{"mandelbot precedence: /files ties /*.pdf", "User-agent: Mandelbot\nDisallow: /*.pdf\nAllow: /files\nAllow: /doc\n",
 		tok("Mandelbot"), "/files.pdf", "AAAAAA"},
-	{"002 /money$", "User-agent: Mandelbot\nDisallow: /money$\nDisallow: /earn$*\n", tok("Mandelbot"), "/money", "DDDDAA"},
-	{"002 /money$ is exact", "User-agent: Mandelbot\nDisallow: /money$\nDisallow: /earn$*\n", tok("Mandelbot"), "/money/x", "AAAAAA"},
-	{"002 /earn$* keeps the dollar", "User-agent: Mandelbot\nDisallow: /money$\nDisallow: /earn$*\n", tok("Mandelbot"), "/earn$1", "DDDDAA"},
-	{"002 extra * changes precedence", "User-agent: Mandelbot\nDisallow: /*.pdf*\nAllow: /files\nAllow: /doc****\n",
+	{"mandelbot /money$", "User-agent: Mandelbot\nDisallow: /money$\nDisallow: /earn$*\n", tok("Mandelbot"), "/money", "DDDDAA"},
+	{"mandelbot /money$ is exact", "User-agent: Mandelbot\nDisallow: /money$\nDisallow: /earn$*\n", tok("Mandelbot"), "/money/x", "AAAAAA"},
+	{"mandelbot /earn$* keeps the dollar", "User-agent: Mandelbot\nDisallow: /money$\nDisallow: /earn$*\n", tok("Mandelbot"), "/earn$1", "DDDDAA"},
+	{"mandelbot extra * changes precedence", "User-agent: Mandelbot\nDisallow: /*.pdf*\nAllow: /files\nAllow: /doc****\n",
 		tok("Mandelbot"), "/files.pdf", "DDDDAA"},
-	{"002 extra * changes precedence, /doc", "User-agent: Mandelbot\nDisallow: /*.pdf*\nAllow: /files\nAllow: /doc****\n",
+	{"mandelbot extra * changes precedence, /doc", "User-agent: Mandelbot\nDisallow: /*.pdf*\nAllow: /files\nAllow: /doc****\n",
 		tok("Mandelbot"), "/doc.pdf", "AAAAAA"},
-	{"002 comments", "# A standalone comment\n\nUser-agent: Mandelbot\n# Whitespace\nDisallow: /secret# comment\n\nUser-agent: * # others\nDisallow: /   # all\n",
+	{"mandelbot comments", "# A standalone comment\n\nUser-agent: Mandelbot\n# Whitespace\nDisallow: /secret# comment\n\nUser-agent: * # others\nDisallow: /   # all\n",
 		tok("Mandelbot"), "/secret", "DDDDDD"},
-	{"002 comments, others", "# A standalone comment\n\nUser-agent: Mandelbot\n# Whitespace\nDisallow: /secret# comment\n\nUser-agent: * # others\nDisallow: /   # all\n",
+	{"mandelbot comments, others", "# A standalone comment\n\nUser-agent: Mandelbot\n# Whitespace\nDisallow: /secret# comment\n\nUser-agent: * # others\nDisallow: /   # all\n",
 		tok("Otherbot"), "/x", "DDDDDD"},
 
-	// Seed 004 (an SEO guide quoting Google's documentation).
-	// Its sample flattens "User-agent: Googlebot Disallow: /nogooglebot/"
-	// onto one line: Google reads a Googlebot group without rules, so the
+	// Google's robots.txt documentation, as an SEO guide quotes it.
+	// The guide's sample flattens
+	// "User-agent: Googlebot Disallow: /nogooglebot/" onto one line: Google reads a Googlebot group without rules, so the
 	// folder the author meant to block is open. The old standards see a
 	// value that contains "Googlebot" (draft1996) or none that is part of
 	// the name (strict1994), and no rule line: no record.
-	{"004 flattened line", "User-agent: Googlebot Disallow: /nogooglebot/\n\nUser-agent: *\n\nDisallow: /onlygooglebot/\n",
+	{"google flattened line", "User-agent: Googlebot Disallow: /nogooglebot/\n\nUser-agent: *\n\nDisallow: /onlygooglebot/\n",
 		tok("Googlebot"), "/nogooglebot/x", "AAAAAA"},
 	// Its "User-agent: *" is followed by a blank line: the rule is in no
 	// record for Yandex and the old standards.
-	{"004 blank line after User-agent", "User-agent: Googlebot Disallow: /nogooglebot/\n\nUser-agent: *\n\nDisallow: /onlygooglebot/\n",
+	{"google blank line after User-agent", "User-agent: Googlebot Disallow: /nogooglebot/\n\nUser-agent: *\n\nDisallow: /onlygooglebot/\n",
 		tok("Otherbot"), "/onlygooglebot/x", "DDDAAA"},
-	{"004 photos", "User-agent: *\nDisallow: /photos\n", tok("Otherbot"), "/photos/1.jpg", "DDDDDD"},
+	{"google photos", "User-agent: *\nDisallow: /photos\n", tok("Otherbot"), "/photos/1.jpg", "DDDDDD"},
 	// "This would tell Googlebot that it can visit photos folder": only
 	// for longest-match robots, where Allow wins the tie.
-	{"004 Disallow and Allow the same path", "User-agent: *\nDisallow: /photos\nAllow: /photos\n",
+	{"google Disallow and Allow the same path", "User-agent: *\nDisallow: /photos\nAllow: /photos\n",
 		tok("Googlebot"), "/photos/1.jpg", "AAAADD"},
-	{"004 allow all by empty Disallow", "User-agent: *\nDisallow:\n", tok("Otherbot"), "/x", "AAAAAA"},
-	{"004 allow all by Allow: /", "User-agent: *\nAllow: /\n", tok("Otherbot"), "/x", "AAAAAA"},
-	{"004 disallow all", "User-agent: *\nDisallow: /\n", tok("Otherbot"), "/x", "DDDDDD"},
+	{"google allow all by empty Disallow", "User-agent: *\nDisallow:\n", tok("Otherbot"), "/x", "AAAAAA"},
+	{"google allow all by Allow: /", "User-agent: *\nAllow: /\n", tok("Otherbot"), "/x", "AAAAAA"},
+	{"google disallow all", "User-agent: *\nDisallow: /\n", tok("Otherbot"), "/x", "DDDDDD"},
 	// "Disallow: /calendar/ Disallow: /junk/" on one line is one pattern
 	// with spaces in it: it blocks neither folder.
-	{"004 two rules on one line", "User-agent: *\n\nDisallow: /calendar/ Disallow: /junk/\n", tok("Otherbot"), "/junk/", "AAAAAA"},
+	{"google two rules on one line", "User-agent: *\n\nDisallow: /calendar/ Disallow: /junk/\n", tok("Otherbot"), "/junk/", "AAAAAA"},
 	// "Googlebot/1.2 and Googlebot* are equivalent to Googlebot" holds for
 	// token readings and for the 1994 reading (value without version).
-	{"004 Googlebot/1.2", "User-agent: Googlebot/1.2\nDisallow: /x\n", tok("Googlebot"), "/x", "DDDDDD"},
-	{"004 Googlebot*", "User-agent: Googlebot*\nDisallow: /x\n", tok("Googlebot"), "/x", "DDDDDA"},
+	{"google Googlebot/1.2", "User-agent: Googlebot/1.2\nDisallow: /x\n", tok("Googlebot"), "/x", "DDDDDD"},
+	{"google Googlebot*", "User-agent: Googlebot*\nDisallow: /x\n", tok("Googlebot"), "/x", "DDDDDA"},
 	// AdsBot-Google: "only directives for this user-agent are followed".
-	{"004 AdsBot-Google ignores *", "User-agent: *\nDisallow: /\n",
+	{"google AdsBot-Google ignores *", "User-agent: *\nDisallow: /\n",
 		robots.Agent{Tokens: []string{"AdsBot-Google"}, IgnoreGlobal: true}, "/landing", "AAAAAA"},
-	{"004 AdsBot-Google obeys its own group", "User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\nDisallow: /landing\n",
+	{"google AdsBot-Google obeys its own group", "User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\nDisallow: /landing\n",
 		robots.Agent{Tokens: []string{"AdsBot-Google"}, IgnoreGlobal: true}, "/landing", "DDDDDD"},
 
-	// Seed 000 (Moderatobot's theory of how robot families differ).
+	// Moderatobot's "Checking robots.txt theory" (how robot families
+	// differ).
 	// "Blank lines inside the group are prohibited … it closes the
 	// current group": the rule after the blank line is in no group.
-	{"000 blank line closes the group", "User-agent: *\nDisallow: /a\n\nDisallow: /x\n", tok("Otherbot"), "/x", "DDDAAA"},
+	{"moderatobot blank line closes the group", "User-agent: *\nDisallow: /a\n\nDisallow: /x\n", tok("Otherbot"), "/x", "DDDAAA"},
 	// "If it contains more then one group per a robot, the robot must take
 	// into account only the first group." RFC 9309 §2.2.1 merges them.
-	{"000 only the first group", "User-agent: FooBot\nDisallow: /a\n\nUser-agent: FooBot\nDisallow: /b\n", tok("FooBot"), "/b", "DDDDAA"},
+	{"moderatobot only the first group", "User-agent: FooBot\nDisallow: /a\n\nUser-agent: FooBot\nDisallow: /b\n", tok("FooBot"), "/b", "DDDDAA"},
 	// "the robot will search for the first User-Agent whose value contains
 	// the name token of the robot as a substring": Googlebot takes the
 	// Googlebot-News record under the 1996 draft.
-	{"000 first record containing the name", "User-agent: Googlebot-News\nDisallow: /news\n\nUser-agent: Googlebot\nDisallow: /web\n",
+	{"moderatobot first record containing the name", "User-agent: Googlebot-News\nDisallow: /news\n\nUser-agent: Googlebot\nDisallow: /web\n",
 		tok("Googlebot"), "/news", "AAAADA"},
 	// The 1994 reading goes the other way: "Google" is part of the name
-	// Googlebot (checker-rules RB705).
-	{"000 value part of the name", "User-agent: Google\nDisallow: /\n", tok("Googlebot"), "/x", "AAAAAD"},
+	// Googlebot (RB705 of package lint).
+	{"moderatobot value part of the name", "User-agent: Google\nDisallow: /\n", tok("Googlebot"), "/x", "AAAAAD"},
 	// "Allow is not a standard directive and some robots that strictly
 	// follow the standard will ignore it".
-	{"000 strict robots ignore Allow", "User-agent: *\nDisallow: /docs\nAllow: /docs/public\n", tok("Otherbot"), "/docs/public/a", "AAAADD"},
+	{"moderatobot strict robots ignore Allow", "User-agent: *\nDisallow: /docs\nAllow: /docs/public\n", tok("Otherbot"), "/docs/public/a", "AAAADD"},
 	// "only the first directive with the matching value will be used".
-	{"000 order matters to first-match robots", "User-agent: *\nAllow: /docs/public\nDisallow: /docs\n", tok("Otherbot"), "/docs/public/a", "AAAAAD"},
+	{"moderatobot order matters to first-match robots", "User-agent: *\nAllow: /docs/public\nDisallow: /docs\n", tok("Otherbot"), "/docs/public/a", "AAAAAD"},
 	// "The /robots.txt URL is always allowed" (also RFC 9309 §2.2.2);
 	// Google's matcher leaves it to the crawler.
-	{"000 /robots.txt always allowed", "User-agent: *\nDisallow: /\n", tok("Otherbot"), "/robots.txt", "DAAAAA"},
+	{"moderatobot /robots.txt always allowed", "User-agent: *\nDisallow: /\n", tok("Otherbot"), "/robots.txt", "DAAAAA"},
 	// "Some robots ignore Allow directives without values": all of ours.
-	{"000 empty Allow", "User-agent: *\nAllow:\nDisallow: /x\n", tok("Otherbot"), "/y", "AAAAAA"},
+	{"moderatobot empty Allow", "User-agent: *\nAllow:\nDisallow: /x\n", tok("Otherbot"), "/y", "AAAAAA"},
 	// "The * and $ symbols in an URL are not standard": the old standards
 	// match them as octets.
-	{"000 wildcard as octets", "User-agent: *\nDisallow: /*.pdf$\n", tok("Otherbot"), "/*.pdf$", "AAAADD"},
+	{"moderatobot wildcard as octets", "User-agent: *\nDisallow: /*.pdf$\n", tok("Otherbot"), "/*.pdf$", "AAAADD"},
 	// Googlebot-News looks for its own group, then Googlebot's, then "*".
-	{"000 Googlebot-News falls back to Googlebot", "User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /\n",
+	{"moderatobot Googlebot-News falls back to Googlebot", "User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /\n",
 		tok("Googlebot-News", "Googlebot"), "/other", "AAAAAA"},
 
-	// Yandex Webmaster help (research/crawlers.md §3): YandexBot's group
-	// beats Yandex's, which beats "*"; rules sorted by prefix length, Allow
-	// on ties; no blank lines inside a group. The 1994 reading takes the
-	// first record whose value is part of the name ("Yandex" for
+	// Yandex Webmaster help
+	// (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html):
+	// YandexBot's group beats Yandex's, which beats "*"; rules sorted by
+	// prefix length, Allow on ties; no blank lines inside a group. The 1994
+	// reading takes the first record whose value is part of the name ("Yandex" for
 	// YandexBot) and ignores Allow; the 1996 draft's first match is
 	// "Allow: /".
 	{"yandex YandexBot beats Yandex", "User-agent: Yandex\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n\nUser-agent: YandexBot\nDisallow: /c\n",
@@ -149,7 +154,7 @@ var profileCases = []struct {
 		tok("Yandex"), "/catalog/x", "DDDDAD"},
 	{"yandex blank line after User-agent", "User-agent: Yandex\n\nDisallow: /\n", tok("Yandex"), "/x", "DDDAAA"},
 
-	// Bing (research/crawlers.md §2): a bingbot group overrides "*".
+	// Bing (Bing's webmaster guidance): a bingbot group overrides "*".
 	{"bing bingbot overrides *", "User-agent: *\nDisallow: /a\n\nUser-agent: bingbot\nDisallow: /b\n", tok("bingbot"), "/a", "AAAAAA"},
 	{"bing bingbot's own rule", "User-agent: *\nDisallow: /a\n\nUser-agent: bingbot\nDisallow: /b\n", tok("bingbot"), "/b", "DDDDDD"},
 }
@@ -180,9 +185,11 @@ func TestProfileCases(t *testing.T) {
 	}
 }
 
-// Seed 004's group-selection example: which group each Google crawler
-// follows, as the line of the group's first User-agent line.
-func TestSeed004GroupChoice(t *testing.T) {
+// The group-selection example of Google's robots.txt documentation
+// (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt):
+// which group each Google crawler follows, as the line of the group's
+// first User-agent line.
+func TestGoogleGroupChoice(t *testing.T) {
 	body := "user-agent: googlebot-news\ndisallow: /1\n\nuser-agent: *\ndisallow: /2\n\nuser-agent: googlebot\ndisallow: /3\n"
 	rules := robots.Parse([]byte(body), robots.Google)
 	for _, c := range []struct {
@@ -208,10 +215,11 @@ func TestSeed004GroupChoice(t *testing.T) {
 }
 
 // Bing keeps the "*" Crawl-delay for bingbot when its own group sets none
-// (checker-rules §0.1 BING, RB707); other profiles do not.
+// (Bing's webmaster guidance; RB707 of package lint); other profiles do
+// not.
 func TestBingCrawlDelay(t *testing.T) {
 	// The "*" group needs a rule: otherwise Google's reading puts the next
-	// User-agent line in the same group (RFC 9309 §2.1; checker-rules RB416).
+	// User-agent line in the same group (RFC 9309 §2.1; RB416 of package lint).
 	body := []byte("User-agent: *\nCrawl-delay: 5\nDisallow: /p\n\nUser-agent: bingbot\nDisallow: /b\n\nUser-agent: slowbot\nCrawl-delay: 9\n")
 	for _, c := range []struct {
 		p     robots.Profile

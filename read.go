@@ -6,11 +6,12 @@ import (
 )
 
 // Read reads a robots.txt body from rd as a robot reads it: at most
-// [MaxBytes]. When the body is longer, the rest is ignored (seed 003) and so
-// is the line the limit cuts through, since half a rule can allow what the
-// whole file forbids ("Allow: /abc-public" cut to "Allow: /ab"). truncated
-// reports that the limit was reached. Read never holds more than MaxBytes+1
-// bytes of rd.
+// [MaxBytes]. When the body is longer, the rest is ignored, as Google
+// ignores what follows its 500 KiB limit (RFC 9309 §2.5 asks for a limit of
+// at least 500 KiB), and so is the line the limit cuts through, since half
+// a rule can allow what the whole file forbids ("Allow: /abc-public" cut
+// to "Allow: /ab"). truncated reports that the limit was reached. Read
+// never holds more than MaxBytes+1 bytes of rd.
 func Read(rd io.Reader) (body []byte, truncated bool, err error) {
 	body, err = io.ReadAll(io.LimitReader(rd, MaxBytes+1))
 	if err != nil {

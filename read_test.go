@@ -9,7 +9,8 @@ import (
 )
 
 // TestRead: a body is read up to MaxBytes, and the line the limit cuts is
-// dropped (seed 003: content past 500 KiB is ignored).
+// dropped (Google's robots.txt documentation: content past 500 KiB is
+// ignored).
 func TestRead(t *testing.T) {
 	head := "User-agent: *\nDisallow: /a\n"
 	pad := strings.Repeat("# padding line\n", (robots.MaxBytes-len(head))/15)

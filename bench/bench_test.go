@@ -12,7 +12,7 @@ import (
 
 // corpusFlag names the corpus folder for the benchmarks, e.g.
 //
-//	go test -bench . -corpus ../../shared/corpus
+//	go test -bench . -corpus DIR
 var corpusFlag = flag.String("corpus", "", "corpus folder for benchmarks (robots/<host> and urls.tsv)")
 
 var (

@@ -9,9 +9,9 @@ import (
 )
 
 // A Cache keeps what the last fetch of each origin's robots.txt found, so
-// that a robot fetches each file about once a day (seed 003: "Google
-// generally caches robots.txt files for up to 24 hours") and still knows
-// the last good copy during an outage (up to 30 days and more).
+// that a robot fetches each file about once a day (Google caches a
+// robots.txt for up to 24 hours) and still knows the last good copy during
+// an outage (up to 30 days and more).
 //
 // Keys are opaque strings made by the Fetcher (the policy and the origin).
 // A Cache must be safe for concurrent use. Implementations should keep an

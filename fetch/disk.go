@@ -10,9 +10,10 @@ import (
 
 // DefaultRetain is how long a DiskCache or a RedisCache keeps an entry
 // after its fetch: 60 days. The last good copy must outlive Google's
-// 30-day outage window (seed 003: after 30 days unreachable, Google uses
-// the last cached copy, or crawls freely when it has none), with room
-// for a crawler that visits a site only every few weeks.
+// 30-day outage window (Google's robots.txt documentation: after 30 days
+// unreachable, Google uses the last cached copy, or crawls freely when it
+// has none), with room for a crawler that visits a site only every few
+// weeks.
 const DefaultRetain = 60 * 24 * time.Hour
 
 // diskBucket is the one bbolt bucket that holds the entries.

@@ -16,16 +16,17 @@
 // # Origins
 //
 // A robots.txt governs one origin: scheme, host and port (RFC 9309 §2.3;
-// seed 003's table of valid and invalid URLs). Hosts are compared in lower
-// case and in their IDNA ASCII form; :80 and :443 are the default ports of
-// http and https and are dropped; an IP address is its own host.
+// the table of valid and invalid URLs of Google's robots.txt
+// documentation). Hosts are compared in lower case and in their IDNA ASCII
+// form; :80 and :443 are the default ports of http and https and are
+// dropped; an IP address is its own host.
 //
 // # Policies
 //
 // A Policy is how one robot family reads the outcome of the request. Every
-// policy reads at most 500 KiB of the body (seed 003; RFC 9309 §2.5),
+// policy reads at most 500 KiB of the body (Google; RFC 9309 §2.5),
 // decoding gzip and deflate with the same bound on the decoded size, and
-// gives up after Fetcher.Timeout (10 s, as Moderatobot does: seed 000).
+// gives up after Fetcher.Timeout (10 s, as Moderatobot does).
 //
 //	                 google    rfc9309   bing      yandex    draft1996  mandelbot
 //	redirects        5, then   5, then   5, then   5, then   5, then    5, then
@@ -48,39 +49,38 @@
 // first, then the last good copy (no restrictions if there is none). The
 // rows, with their sources:
 //
-//   - redirects: Google follows five and then treats the file as a 404
-//     (seed 003); RFC 9309 §2.3.1.2 asks for at least five and allows
-//     "unavailable" beyond; seed 000 describes robots that stop at five or
-//     at a loop. A loop ends as "no file" too. The rules of the target
-//     govern the initial origin (RFC 9309 §2.3.1.2).
+//   - redirects: Google follows five and then treats the file as a 404;
+//     RFC 9309 §2.3.1.2 asks for at least five and allows "unavailable"
+//     beyond; Moderatobot describes robots that stop at five or at a loop.
+//     A loop ends as "no file" too. The rules of the target govern the
+//     initial origin (RFC 9309 §2.3.1.2).
 //   - only 200: Yandex reads a robots.txt only from a 200 response
-//     (checker-rules §A, RB110; seed 000: "some robots will only process
-//     the responses with HTTP code 200").
-//   - 401 and 403: "no file" for Google (seed 003), RFC 9309 §2.3.1.3 and
-//     Mandelbot ("even for 401 Unauthorized and 403 Forbidden", seed 002);
-//     the whole site is forbidden under the 1996 draft and the 1994
-//     standard (seed 000).
-//   - 429: Google counts it with the 5xx errors (seed 003); RFC 9309 and
-//     the others read it as a 4xx.
+//     (Yandex's robots.txt help; RB110; Moderatobot: "some robots will only
+//     process the responses with HTTP code 200").
+//   - 401 and 403: "no file" for Google, RFC 9309 §2.3.1.3 and Mandelbot
+//     ("even for 401 Unauthorized and 403 Forbidden"); the whole site is
+//     forbidden under the 1996 draft and the 1994 standard (Moderatobot).
+//   - 429: Google counts it with the 5xx errors; RFC 9309 and the others
+//     read it as a 4xx.
 //   - 5xx and network errors (DNS, refused or broken connections, timeouts,
 //     invalid responses): RFC 9309 §2.3.1.4 "MUST assume complete
-//     disallow"; Google likewise (seed 003); Mandelbot retries later (seed
-//     002); Yandex crawls as if there were no file (checker-rules §A).
+//     disallow"; Google likewise; Mandelbot retries later; Yandex crawls
+//     as if there were no file (Yandex's robots.txt help).
 //   - 5xx "not found": a server that answers 5xx with a page saying the
-//     file is not found is read as 404 by Google (seed 003, "Misconfigured
-//     5xx Errors") and Mandelbot (seed 002).
-//   - over 500 KiB: the rest is ignored (seed 003), and the line the limit
-//     cuts with it; Yandex ignores such a file whole (checker-rules RB122).
+//     file is not found is read as 404 by Google and Mandelbot.
+//   - over 500 KiB: the rest is ignored (Google), and the line the limit
+//     cuts with it; Yandex ignores such a file whole (Yandex's robots.txt
+//     help; RB122).
 //   - freshness: 24 hours, or Cache-Control max-age (minus Age) or Expires,
-//     between 1 minute and the policy's maximum (seed 003; RFC 9309 §2.4);
-//     Mandelbot caches 48 hours (seed 002), the 1996 draft 7 days.
+//     between 1 minute and the policy's maximum (Google; RFC 9309 §2.4);
+//     Mandelbot caches 48 hours, the 1996 draft 7 days.
 //   - outage: Google stops for 12 hours, then uses the last good copy for up
 //     to 30 days, then crawls without restrictions (Google's Search Console
-//     documentation; seed 003 states the 30 days and "If nothing is
-//     available, Google assumes no crawl restrictions"). RFC 9309 §2.3.1.4:
-//     complete disallow, and after "a reasonably long period of time (for
-//     example, 30 days)" a cached copy or no restrictions; we keep the copy
-//     when there is one. An unreachable file is fetched again after a
+//     documentation; Google's robots.txt documentation states the 30 days
+//     and that with no copy it assumes no crawl restrictions). RFC 9309
+//     §2.3.1.4: complete disallow, and after "a reasonably long period of
+//     time (for example, 30 days)" a cached copy or no restrictions; we
+//     keep the copy when there is one. An unreachable file is fetched again after a
 //     minute at first, up to an hour as the outage lasts, or when the
 //     server's Retry-After says.
 //
@@ -89,4 +89,16 @@
 // A Cache keeps an Entry per policy and origin: the last fetch's outcome
 // and the last good copy, which must outlive the freshness time. A failing
 // cache costs a fetch, never a disallow.
+//
+// # Sources
+//
+// "Google" above is Google's "How Google interprets the robots.txt
+// specification"
+// (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt);
+// RFC 9309 is https://www.rfc-editor.org/rfc/rfc9309; the 1996 draft is
+// https://www.robotstxt.org/norobots-rfc.txt and the 1994 standard
+// https://www.robotstxt.org/orig.html; Yandex's robots.txt help is
+// https://yandex.com/support/webmaster/controlling-robot/robots-txt.html;
+// Moderatobot is its "Checking robots.txt theory" (moderatobot.com); and
+// Mandelbot is Mandelbot's robots.txt documentation (Fractle).
 package fetch

@@ -24,11 +24,11 @@ import (
 // Defaults of a zero Fetcher.
 const (
 	// DefaultTimeout bounds a whole fetch, redirects included: Moderatobot
-	// gives up after 10 s (seed 000), and Google treats a timeout as a
-	// server error (seed 003).
+	// gives up after 10 s, and Google treats a timeout as a server error
+	// (Google's robots.txt documentation).
 	DefaultTimeout = 10 * time.Second
-	// DefaultSlowAfter is when a response counts as slow (seed 000:
-	// Moderatobot "starts to warn about low speed after 5 seconds").
+	// DefaultSlowAfter is when a response counts as slow (Moderatobot
+	// "starts to warn about low speed after 5 seconds").
 	DefaultSlowAfter = 5 * time.Second
 	// DefaultUserAgent is the User-Agent header of a Fetcher that sets
 	// none.
@@ -73,7 +73,8 @@ type Fetcher struct {
 	// DefaultSlowAfter.
 	SlowAfter time.Duration
 	// MaxRedirects is how many redirects are followed; 0 means the
-	// policy's (5). The checker follows 10 and warns beyond 5 (seed 000).
+	// policy's (5). The checker follows 10 and warns beyond 5, as
+	// Moderatobot does.
 	MaxRedirects int
 	// Now returns the current time; nil means time.Now. Tests set it to
 	// walk through the outage timeline.
@@ -137,14 +138,14 @@ type Result struct {
 	Body []byte
 	// Size is how many body bytes were read (after decoding, at most the
 	// limit plus one); Truncated is set when the body went past the
-	// limit, whose rest was not read (seed 003).
+	// limit, whose rest was not read (Google ignores what follows 500 KiB).
 	Size      int64
 	Truncated bool
 	// MediaType and Charset come from Content-Type; Encoding from
 	// Content-Encoding.
 	MediaType, Charset, Encoding string
 	// HTML is set when a success body is an HTML page (a soft 404, a
-	// login page): it has no usable rules (checker-rules RB205).
+	// login page): it has no usable rules (RB205).
 	HTML bool
 	// Duration is the time the whole fetch took.
 	Duration time.Duration
@@ -471,15 +472,15 @@ func (f *Fetcher) fetch(ctx context.Context, target string, o Origin) *Result {
 				return r
 			case visited[next]:
 				// "until they meet a cycle ... the robots suppose
-				// that the file does not exist" (seed 000).
+				// that the file does not exist" (Moderatobot).
 				r.Warnings = append(r.Warnings, "redirect loop: "+next+" was already visited")
 				r.end = endLoop
 				r.Outcome, r.note = s.outcome(r, maxRedirects)
 				return r
 			case len(r.Hops) > maxRedirects:
-				// Google: "follow up to five redirects ... If the
-				// robots.txt is still not found, Google will treat
-				// this as a 404 error" (seed 003).
+				// Google follows five redirects and then treats the
+				// robots.txt as a 404 (Google's robots.txt
+				// documentation).
 				r.Warnings = append(r.Warnings, "gave up after "+strconv.Itoa(maxRedirects)+" redirects")
 				r.end = endOverflow
 				r.Outcome, r.note = s.outcome(r, maxRedirects)
@@ -567,7 +568,7 @@ func (f *Fetcher) final(ctx context.Context, r *Result, hop *liveHop, resp *http
 		r.end = endNetwork
 	case derr != nil:
 		// A body that breaks off or does not decode is an invalid
-		// response, an "other error" (seed 003).
+		// response, an "other error" for Google.
 		hop.Err = netError(derr)
 		r.Err = hop.Err
 		r.end = endNetwork
@@ -639,8 +640,8 @@ func (f *Fetcher) decoded(r *Result, resp *http.Response) (io.Reader, error) {
 
 // ttl returns how long a response fetched now stays fresh: Cache-Control
 // max-age (minus Age) or Expires within the policy's bounds, else the
-// policy's lifetime (seed 003: "up to 24 hours ... You can influence
-// Google's caching behavior using the max-age directive"; RFC 9309 §2.4).
+// policy's lifetime (Google caches a robots.txt up to 24 hours and honours
+// max-age; RFC 9309 §2.4).
 func (f *Fetcher) ttl(resp *http.Response) time.Duration {
 	s := f.Policy.sem()
 	ttl, ok := cacheTTL(resp.Header, f.now())
@@ -749,9 +750,8 @@ func seconds(d time.Duration) string {
 }
 
 // saysNotFound reports whether an error page says the resource does not
-// exist, as a 5xx page of a misconfigured server does (seed 003: "if the
-// error message on a page returning a 5xx code is 'Page not found', Google
-// would interpret this as a 404").
+// exist, as a 5xx page of a misconfigured server does (Google reads such a
+// 5xx as a 404: Google's robots.txt documentation).
 func saysNotFound(body []byte) bool {
 	b := bytes.ToLower(body)
 	return bytes.Contains(b, []byte("not found")) || bytes.Contains(b, []byte("does not exist")) ||
@@ -759,7 +759,7 @@ func saysNotFound(body []byte) bool {
 }
 
 // looksHTML reports whether a body is an HTML document: a "<!doctype html",
-// "<html", "<head" or "<body" tag, ignoring case (checker-rules RB205).
+// "<html", "<head" or "<body" tag, ignoring case (RB205).
 func looksHTML(body []byte) bool {
 	for i := 0; i < len(body); i++ {
 		if body[i] != '<' {

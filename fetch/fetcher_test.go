@@ -55,20 +55,20 @@ func TestStatus(t *testing.T) {
 		// google, rfc9309, bing, yandex, draft1996, mandelbot
 		want [6]want
 	}{
-		{200, "seed 003 2xx; RFC 9309 §2.3.1.1; seed 002", [6]want{rules, rules, rules, rules, rules, rules}},
-		{203, "Yandex: only 200 (checker-rules RB110)", [6]want{rules, rules, rules, all, rules, rules}},
+		{200, "Google: 2xx; RFC 9309 §2.3.1.1; Mandelbot", [6]want{rules, rules, rules, rules, rules, rules}},
+		{203, "Yandex: only 200 (RB110)", [6]want{rules, rules, rules, all, rules, rules}},
 		{206, "Yandex: only 200", [6]want{rules, rules, rules, all, rules, rules}},
-		{400, "seed 003: all 4xx but 429 as no file", [6]want{all, all, all, all, all, all}},
-		{401, "1996 draft: 401/403 forbid the site (seed 000); seed 002: even 401", [6]want{all, all, all, all, none, all}},
-		{403, "seed 003: do not use 401/403 for crawl rate", [6]want{all, all, all, all, none, all}},
+		{400, "Google: all 4xx but 429 as no file", [6]want{all, all, all, all, all, all}},
+		{401, "1996 draft: 401/403 forbid the site (Moderatobot); Mandelbot: even 401", [6]want{all, all, all, all, none, all}},
+		{403, "Google: do not use 401/403 for crawl rate", [6]want{all, all, all, all, none, all}},
 		{404, "RFC 9309 §2.3.1.3", [6]want{all, all, all, all, all, all}},
 		{410, "RFC 9309 §2.3.1.3", [6]want{all, all, all, all, all, all}},
-		{429, "seed 003: 5xx includes 429; RFC 9309: a 4xx", [6]want{outage, all, all, all, all, all}},
-		{500, "seed 003 5xx; RFC 9309 §2.3.1.4; Yandex: only 200", [6]want{outage, outage, outage, all, outage, outage}},
-		{503, "seed 002: 503 stops Mandelbot", [6]want{outage, outage, outage, all, outage, outage}},
+		{429, "Google: 5xx includes 429; RFC 9309: a 4xx", [6]want{outage, all, all, all, all, all}},
+		{500, "Google: 5xx; RFC 9309 §2.3.1.4; Yandex: only 200", [6]want{outage, outage, outage, all, outage, outage}},
+		{503, "Mandelbot: 503 stops it", [6]want{outage, outage, outage, all, outage, outage}},
 		{599, "RFC 9309 §2.3.1.4: 500-599", [6]want{outage, outage, outage, all, outage, outage}},
-		{304, "checker-rules RB109: an unexpected status is an invalid response (seed 003 other errors)", [6]want{outage, outage, outage, all, outage, outage}},
-		{101, "checker-rules RB109", [6]want{outage, outage, outage, all, outage, outage}},
+		{304, "RB109: an unexpected status is an invalid response (Google: other errors)", [6]want{outage, outage, outage, all, outage, outage}},
+		{101, "RB109", [6]want{outage, outage, outage, all, outage, outage}},
 	}
 	for _, tt := range tests {
 		h := status(tt.status, body)
@@ -104,7 +104,8 @@ func TestStatus(t *testing.T) {
 }
 
 // TestNetworkErrors: DNS, refused connections and broken responses are
-// "other errors", treated as server errors (seed 003; RFC 9309 §2.3.1.4),
+// "other errors", treated as server errors (Google's robots.txt
+// documentation; RFC 9309 §2.3.1.4),
 // except by Yandex, which reads only a 200.
 func TestNetworkErrors(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -202,9 +203,9 @@ func redirector(t *testing.T, n int, hits *atomic.Int32) *httptest.Server {
 }
 
 // TestRedirects: Google follows 5 redirects, then treats the file as a 404
-// (seed 003); RFC 9309 §2.3.1.2 asks for at least five and allows
-// "unavailable" beyond; the checker follows 10 and warns beyond 5 (seed
-// 000: Moderatobot).
+// (Google's robots.txt documentation); RFC 9309 §2.3.1.2 asks for at least
+// five and allows "unavailable" beyond; the checker follows 10 and warns
+// beyond 5, as Moderatobot does.
 func TestRedirects(t *testing.T) {
 	tests := []struct {
 		chain, max int // redirects in the chain; Fetcher.MaxRedirects
@@ -281,8 +282,9 @@ func TestRedirectLoopAndCrossHost(t *testing.T) {
 }
 
 // TestTimeouts: a server that never answers ends at the timeout as an
-// unreachable file (seed 003: "network timeouts ... treated as server
-// errors"); a slow one earns a warning (seed 000: warn after 5 s).
+// unreachable file (Google's robots.txt documentation: network timeouts
+// are server errors); a slow one earns a warning (Moderatobot warns after
+// 5 s).
 func TestTimeouts(t *testing.T) {
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
@@ -341,9 +343,9 @@ func endless(n int64) http.HandlerFunc {
 	}
 }
 
-// TestOversize: a 100 MB body is read only to the 500 KiB limit (seed 003;
-// RFC 9309 §2.5), in bounded time and memory; Yandex ignores such a file
-// whole (checker-rules RB122).
+// TestOversize: a 100 MB body is read only to the 500 KiB limit (Google's
+// robots.txt documentation; RFC 9309 §2.5), in bounded time and memory;
+// Yandex ignores such a file whole (RB122).
 func TestOversize(t *testing.T) {
 	s := serve(t, endless(100<<20))
 	var before runtime.MemStats
@@ -423,9 +425,10 @@ func TestGzip(t *testing.T) {
 	}
 }
 
-// TestSoftNotFound: an HTML page served as robots.txt has no rules (seed
-// 003: Google "will attempt to extract rules and ignore the rest"), and a
-// 5xx page that says "not found" is read as 404 (seed 003, seed 002).
+// TestSoftNotFound: an HTML page served as robots.txt has no rules (Google
+// extracts what rules it can and ignores the rest), and a 5xx page that
+// says "not found" is read as 404 (Google's robots.txt documentation;
+// Mandelbot's).
 func TestSoftNotFound(t *testing.T) {
 	html := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -464,7 +467,7 @@ func TestCharset(t *testing.T) {
 	if r.Charset != "windows-1251" || !strings.Contains(strings.Join(r.Warnings, "|"), "charset windows-1251") {
 		t.Errorf("charset %q, warnings %q", r.Charset, r.Warnings)
 	}
-	// The bytes are read as UTF-8, as Google reads them (seed 003): the
+	// The bytes are read as UTF-8, as Google reads them: the
 	// octets are escaped and still match the same octets in a URL.
 	if r.Allowed("x", "/%EF%F0%E8") || !r.Allowed("x", "/other") {
 		t.Errorf("the body's bytes are not compared as written")

@@ -52,8 +52,8 @@ func (s *switchable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, body)
 }
 
-// TestOutageTimeline walks an outage through each policy's timeline: seed
-// 003 and Google's crawl stats documentation (12 hours of disallow, the
+// TestOutageTimeline walks an outage through each policy's timeline:
+// Google's robots.txt and crawl stats documentation (12 hours of disallow, the
 // last good copy up to 30 days, then no restrictions), RFC 9309 §2.3.1.4
 // (complete disallow, after about 30 days a cached copy).
 func TestOutageTimeline(t *testing.T) {
@@ -111,9 +111,9 @@ func TestOutageTimeline(t *testing.T) {
 	}
 }
 
-// TestFreshness: a copy is kept 24 hours (seed 003), or as long as
+// TestFreshness: a copy is kept 24 hours (Google), or as long as
 // Cache-Control max-age says within the policy's bound; Mandelbot keeps
-// 48 hours (seed 002), the 1996 draft 7 days.
+// 48 hours (Mandelbot's robots.txt documentation), the 1996 draft 7 days.
 func TestFreshness(t *testing.T) {
 	tests := []struct {
 		p      Policy
@@ -253,7 +253,8 @@ func (failing) Get(context.Context, string) (*Entry, error) { return nil, errors
 func (failing) Put(context.Context, string, *Entry) error   { return errors.New("cache down") }
 
 // TestCacheOutage: a failing cache costs a fetch, never a disallow
-// (DESIGN.md: "no errors surfaced as disallowed").
+// (the package documentation: "A failing cache costs a fetch, never a
+// disallow").
 func TestCacheOutage(t *testing.T) {
 	s := serve(t, status(200, body))
 	f := &Fetcher{Cache: failing{}}

@@ -11,9 +11,9 @@ import (
 
 // An Origin is the scope of one robots.txt file: a scheme, a host and a
 // port. A robots.txt governs only URLs of its own origin (RFC 9309 §2.3,
-// seed 003): http and https differ, www.example.com and example.com
-// differ, and so do ports, but an explicit default port (:80 for http,
-// :443 for https) is the same origin as none.
+// Google's robots.txt documentation): http and https differ,
+// www.example.com and example.com differ, and so do ports, but an explicit
+// default port (:80 for http, :443 for https) is the same origin as none.
 type Origin struct {
 	// Scheme is "http" or "https".
 	Scheme string
@@ -26,7 +26,7 @@ type Origin struct {
 }
 
 // ErrScheme is wrapped by the error ParseOrigin returns for a URL whose
-// scheme is not http or https (checker-rules RB136).
+// scheme is not http or https (RB136).
 var ErrScheme = errors.New("robots.txt is fetched over http and https only")
 
 // ParseOrigin returns the origin of an absolute http or https URL. The
@@ -117,7 +117,7 @@ func (o Origin) RobotsURL() string { return o.String() + "/robots.txt" }
 
 // IsIP reports whether the host is an IP address: such a robots.txt
 // governs the address used as a host name, not the domains served from it
-// (seed 003).
+// (Google's robots.txt documentation).
 func (o Origin) IsIP() bool { return net.ParseIP(o.Host) != nil }
 
 // Unicode returns the host in its Unicode form when it is an

@@ -15,7 +15,7 @@ import (
 type Policy uint8
 
 const (
-	// Google treats statuses as seed 003 and Google's documentation say:
+	// Google treats statuses as Google's robots.txt documentation says:
 	// 5 redirects then as 404, every 4xx but 429 as no file, 429, 5xx and
 	// network errors as "unreachable".
 	Google Policy = iota
@@ -24,13 +24,13 @@ const (
 	// Bing documents no status rules of its own; it follows RFC 9309.
 	Bing
 	// Yandex parses only a 200 response; every other outcome means no
-	// restrictions (checker-rules §A, Yandex's documentation).
+	// restrictions (Yandex's robots.txt help).
 	Yandex
 	// Draft1996 treats 401 and 403 as "the whole site is forbidden" (the
-	// 1996 draft §3.1, seed 000).
+	// 1996 draft §3.1; Moderatobot reads it so too).
 	Draft1996
 	// Mandelbot treats every 4xx, 401 and 403 included, as no file and
-	// caches for 48 hours (seed 002).
+	// caches for 48 hours (Mandelbot's robots.txt documentation, Fractle).
 	Mandelbot
 )
 
@@ -94,7 +94,7 @@ func (a Access) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
 type semantics struct {
 	name string
 	// redirects is how many redirects the robot follows; more ends as
-	// Unavailable ("then as 404", seed 003; RFC 9309 §2.3.1.2 "MAY
+	// Unavailable (Google reads it as a 404; RFC 9309 §2.3.1.2 "MAY
 	// assume that the robots.txt file is unavailable").
 	redirects int
 	only200   bool    // Yandex: any other success status means no file
@@ -102,12 +102,12 @@ type semantics struct {
 	s429      Outcome
 	s5xx      Outcome
 	network   Outcome // DNS, connect, TLS, reset, timeout, bad response
-	// soft5xx: a 5xx whose page says "not found" is read as 404 (seed 003
-	// "Misconfigured 5xx Errors"; seed 002).
+	// soft5xx: a 5xx whose page says "not found" is read as 404 (Google's
+	// robots.txt documentation; Mandelbot's).
 	soft5xx bool
 	// oversize: a body over the limit makes the file Unavailable (Yandex
-	// ignores a robots.txt over 500 KB, checker-rules RB122) instead of
-	// being cut at the limit.
+	// ignores a robots.txt over 500 KB; RB122) instead of being cut at the
+	// limit.
 	oversizeUnavailable bool
 	// ttl is how long a copy stays fresh without Cache-Control; maxTTL
 	// caps max-age.
@@ -134,10 +134,10 @@ var policies = [...]semantics{
 		soft5xx: true, ttl: day, maxTTL: day,
 		// Google's Search Console documentation: 12 hours of complete
 		// disallow, then the last good copy up to 30 days, then no
-		// restrictions; with no copy, no restrictions (seed 003: "If
-		// nothing is available, Google assumes no crawl restrictions").
+		// restrictions; with no copy, no restrictions (Google's robots.txt
+		// documentation).
 		disallowFor: 12 * time.Hour, fallbackFor: outageLimit, allowAfter: true,
-		source: "seed 003; Google Search Console crawl stats documentation",
+		source: "Google's robots.txt documentation; Google Search Console crawl stats documentation",
 	},
 	RFC9309: {
 		name: "rfc9309", redirects: 5,
@@ -159,7 +159,7 @@ var policies = [...]semantics{
 		name: "yandex", redirects: 5, only200: true,
 		s401: Unavailable, s429: Unavailable, s5xx: Unavailable, network: Unavailable,
 		oversizeUnavailable: true, ttl: day, maxTTL: day,
-		source: "Yandex Webmaster documentation; checker-rules §A",
+		source: "Yandex Webmaster documentation",
 	},
 	Draft1996: {
 		name: "draft1996", redirects: 5,
@@ -167,14 +167,14 @@ var policies = [...]semantics{
 		// The draft's default expiry is 7 days (§3.4).
 		ttl: 7 * day, maxTTL: 7 * day,
 		disallowFor: outageLimit, fallbackFor: outageLimit,
-		source: "1996 draft §3.1, §3.4; seed 000",
+		source: "1996 draft §3.1, §3.4; Moderatobot's \"Checking robots.txt theory\"",
 	},
 	Mandelbot: {
 		name: "mandelbot", redirects: 5,
 		s401: Unavailable, s429: Unavailable, s5xx: Unreachable, network: Unreachable,
 		soft5xx: true, ttl: 2 * day, maxTTL: 2 * day,
 		disallowFor: outageLimit, fallbackFor: outageLimit,
-		source: "seed 002",
+		source: "Mandelbot's robots.txt documentation (Fractle)",
 	},
 }
 
@@ -267,7 +267,7 @@ func (s *semantics) classify(status int) Outcome {
 	// 1xx, a 3xx that could not be followed, 304 to an unconditional
 	// request, or a number outside 100–599: an invalid response, which
 	// Google counts among the "other errors" treated as server errors
-	// (seed 003).
+	// (Google's robots.txt documentation).
 	return s.network
 }
 
@@ -280,12 +280,12 @@ func (s *semantics) outcome(r *Result, limit int) (out Outcome, note string) {
 		return s.network, ""
 	case endLoop:
 		// "until they meet a cycle ... the robots suppose that the file
-		// does not exist" (seed 000).
+		// does not exist" (Moderatobot).
 		return Unavailable, "redirect loop"
 	case endOverflow:
-		// Google: "follow up to five redirects ... If the robots.txt is
-		// still not found, Google will treat this as a 404 error" (seed
-		// 003); RFC 9309 §2.3.1.2 "MAY assume ... unavailable".
+		// Google follows five redirects and then treats the robots.txt as
+		// a 404 (Google's robots.txt documentation); RFC 9309 §2.3.1.2
+		// "MAY assume ... unavailable".
 		return Unavailable, "too many redirects"
 	}
 	if r.redirects > limit {

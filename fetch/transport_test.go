@@ -91,7 +91,8 @@ func TestTransportRefuses(t *testing.T) {
 		!strings.Contains(err.Error(), "line 5: Disallow: /private") {
 		t.Errorf("error %q, verdict %+v", err, de.Verdict)
 	}
-	// An unreachable robots.txt keeps a Google-policy robot out (seed 003).
+	// An unreachable robots.txt keeps a Google-policy robot out (Google's
+	// robots.txt documentation).
 	err = get(c, "http://b.test/x")
 	if !errors.As(err, &de) || de.Verdict.Access != AccessNone || !strings.Contains(err.Error(), "unreachable") {
 		t.Errorf("unreachable robots.txt: err %v", err)
@@ -111,8 +112,8 @@ func TestTransportRefuses(t *testing.T) {
 }
 
 // TestTransportPacing: requests to one origin are spaced by Crawl-delay
-// (seed 000, seed 001) or Request-rate (seed 001: "1/30" is one request
-// every 30 s); other origins do not wait. Time is synctest's fake clock.
+// (Bing's and Yandex's documentation) or Request-rate (Sean Conner's
+// extended standard: "1/30" is one request every 30 s); other origins do not wait. Time is synctest's fake clock.
 func TestTransportPacing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, tr := newSite(map[string]string{
@@ -168,8 +169,8 @@ func TestTransportPacingBounds(t *testing.T) {
 	})
 }
 
-// TestTransportVisitTime: outside a Visit-time window (seed 001: "Visit-time:
-// 0600-0845") the request is refused with the next opening.
+// TestTransportVisitTime: outside a Visit-time window (Sean Conner's
+// extended standard: "Visit-time: 0600-0845") the request is refused with the next opening.
 func TestTransportVisitTime(t *testing.T) {
 	_, tr := newSite(map[string]string{"v.test": "User-agent: *\nVisit-time: 0600-0845\n"})
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -188,7 +189,8 @@ func TestTransportVisitTime(t *testing.T) {
 }
 
 // TestNewTransport: a registry robot brings its token chain
-// (Googlebot-Image falls back to Googlebot, seed 004).
+// (Googlebot-Image falls back to Googlebot: Google's robots.txt
+// documentation).
 func TestNewTransport(t *testing.T) {
 	r, ok := agents.Lookup("Googlebot-Image")
 	if !ok {

@@ -1,6 +1,6 @@
 package lint
 
-// catalogue lists every check of checker-rules.md §I: code, severity,
+// catalogue lists every check of the checker's catalogue: code, severity,
 // profile, title, families and fix. TestCatalogue holds the registry to it.
 var catalogue = []struct {
 	code, severity, title string

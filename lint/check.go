@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-// Severity says how much a diagnostic matters (checker-rules §0.2).
+// Severity says how much a diagnostic matters.
 type Severity uint8
 
 const (
@@ -41,11 +41,11 @@ func ParseSeverity(name string) (Severity, error) {
 	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", name)
 }
 
-// A Family is a group of robots that read robots.txt the same way
-// (checker-rules §0.1). A diagnostic names the families it affects.
+// A Family is a group of robots that read robots.txt the same way. A
+// diagnostic names the families it affects; docs/checks.md lists them.
 type Family string
 
-// The robot families of checker-rules §0.1.
+// The robot families.
 const (
 	GOOG Family = "GOOG" // Google's crawlers
 	BING Family = "BING" // Bingbot
@@ -59,7 +59,7 @@ const (
 	ALL  Family = "ALL"  // every robot
 )
 
-// A Class says what a fix may change (checker-rules §H).
+// A Class says what a fix may change.
 type Class uint8
 
 const (
@@ -77,7 +77,7 @@ const (
 
 var classNames = [...]string{"", "P", "PG", "I"}
 
-// String returns "P", "PG" or "I", the names of checker-rules §H.
+// String returns "P", "PG" or "I", the names docs/checks.md uses.
 func (c Class) String() string {
 	if int(c) < len(classNames) && c != 0 {
 		return classNames[c]
@@ -85,11 +85,11 @@ func (c Class) String() string {
 	return fmt.Sprintf("Class(%d)", uint8(c))
 }
 
-// A Check is one rule of the checker: a code of checker-rules.md
-// ("RB501"), what it looks for and how to fix what it finds.
+// A Check is one rule of the checker: a code of the catalogue in
+// docs/checks.md ("RB501"), what it looks for and how to fix what it finds.
 type Check struct {
 	// Code is the stable identifier, "RB" and three digits; its first digit
-	// is the section of checker-rules.md (1 fetch … 7 cross-robot).
+	// is the section of docs/checks.md (1 fetch … 7 cross-robot).
 	Code string
 	// Name is a short kebab-case name ("path-without-slash").
 	Name string
@@ -105,14 +105,14 @@ type Check struct {
 	// Before is a robots.txt the check reports; After is a corrected one
 	// it does not. Both are "" for checks of the fetch.
 	Before, After string
-	// Fix names the fixer transformation (checker-rules §H) that resolves
+	// Fix names the fixer transformation (see Fix) that resolves
 	// what the check finds, "" when there is none.
 	Fix string
 
 	run func(*pass)
 }
 
-// Section returns the letter of the check's section of checker-rules.md:
+// Section returns the letter of the check's section of docs/checks.md:
 // 'A' (fetch and location) to 'G' (cross-robot differences).
 func (c *Check) Section() byte {
 	if len(c.Code) == 5 && '1' <= c.Code[2] && c.Code[2] <= '7' {
@@ -131,7 +131,7 @@ var registry = sync.OnceValue(func() []*Check {
 	return all
 })
 
-// sections lists the checks of each section of checker-rules.md; each
+// sections lists the checks of each section of docs/checks.md; each
 // section's file declares its own slice.
 var sections = [][]*Check{fetchChecks, formatChecks, syntaxChecks, groupChecks, ruleChecks, extChecks, crossChecks}
 

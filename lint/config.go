@@ -5,13 +5,13 @@ import "time"
 // Config says how to check a file. The zero Config checks a file read from
 // disk with the default set of checks.
 type Config struct {
-	// Thorough enables the checks marked [thorough] in checker-rules.md.
+	// Thorough enables the checks docs/checks.md marks "thorough only".
 	Thorough bool
 	// URL is the robots.txt URL the file came from, if any: location
 	// checks and relative Sitemap URLs need it.
 	URL string
 	// Fetch is the trace of the request that got the file; the checks of
-	// the fetch (checker-rules §A) read it. nil for a file read from disk.
+	// the fetch (RB1xx) read it. nil for a file read from disk.
 	Fetch *Fetch
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // Checks of what different robot families read differently in the same
-// file (checker-rules §G, RB7xx). The rule checks compare two evaluators
+// file (RB7xx). The rule checks compare two evaluators
 // over each canonical group's rules (rules_util.go): LM, longest match as
 // Google, Bing, Yandex and RFC 9309 robots decide, and FM, the first
 // matching rule in file order, as the 1996 draft and old parsers do.
@@ -337,7 +337,7 @@ var rb706 = &Check{
 }
 
 // crossOverlap reports whether some candidate URL matches both a and b:
-// the candidates of each value (§G), and each value's literal text
+// the candidates of each value (rulesCandidates), and each value's literal text
 // followed by what the other value has after its first "*" ("/docs" and
 // "/*.pdf" give "/docs.pdf").
 func crossOverlap(a, b *rulesRule) bool {

@@ -10,8 +10,8 @@ type Diagnostic struct {
 	Check *Check
 	// Line and Column are 1-based; Column counts Unicode code points from
 	// the start of the line (a byte order mark on line 1 not counted), as
-	// checker-rules §0.3 asks. Both are 0 for problems of the whole file or
-	// of its fetch.
+	// docs/schema/check.schema.json says. Both are 0 for problems of the
+	// whole file or of its fetch.
 	Line, Column int
 	// Offset is the byte offset of the position in the input, -1 for
 	// problems of the whole file or of its fetch.
@@ -38,7 +38,7 @@ type Related struct {
 	Note string
 }
 
-// A SuggestedFix is a transformation of checker-rules §H applied at one
+// A SuggestedFix is a transformation of the fixer (see Fix) applied at one
 // place: byte-offset edits of the input.
 type SuggestedFix struct {
 	// ID is the transformation's identifier, "FX" and two digits.

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// notImplemented names the checks of checker-rules.md that the registry
+// notImplemented names the checks of the catalogue that the registry
 // does not implement, with the reason; docs/checks.md lists them. Each
 // section's file keeps its own list.
 var notImplemented = func() map[string]string {
@@ -28,14 +28,14 @@ func writeDocs(w io.Writer) {
 	fmt.Fprint(w, `# Checks
 
 This file is generated from the registry of package lint by
-`+"`go test ./lint -run TestDocs -update`"+`; do not edit it by hand. The codes,
-severities and families are those of the checker's catalogue
-(checker-rules.md). Families: GOOG Google, BING Bing, YNDX Yandex, RFC other
-RFC 9309 robots, FM first-match robots of the 1996 draft, S94 the 1994
-standard, EXT the extended standard, CC crawler-commons, GOT temoto/robotstxt,
-ALL every robot. Fix classes: P keeps every robot's reading, PG keeps Google's
-and RFC 9309's reading and brings the others to it, I restores the author's
-intent and changes a verdict (applied only when enabled by name).
+`+"`go test ./lint -run TestDocs -update`"+`; do not edit it by hand. It is the
+checker's catalogue: codes, severities, families and fixes. Families: GOOG
+Google, BING Bing, YNDX Yandex, RFC other RFC 9309 robots, FM first-match
+robots of the 1996 draft, S94 the 1994 standard, EXT the extended standard,
+CC crawler-commons, GOT temoto/robotstxt, ALL every robot. Fix classes: P
+keeps every robot's reading, PG keeps Google's and RFC 9309's reading and
+brings the others to it, I restores the author's intent and changes a
+verdict (applied only when enabled by name).
 
 `)
 	titles := map[byte]string{

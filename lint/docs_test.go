@@ -30,7 +30,7 @@ func TestDocs(t *testing.T) {
 	}
 }
 
-// TestCatalogue holds the registry to checker-rules.md §I: every check
+// TestCatalogue holds the registry to the catalogue: every check
 // has its code's severity, profile, families and fix, and every code of
 // the catalogue is implemented or listed as not implemented with a reason.
 func TestCatalogue(t *testing.T) {

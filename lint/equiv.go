@@ -33,8 +33,8 @@ const probeOrigin = "http://lint.invalid"
 // maxCrossProbes bounds the wildcard-by-rule pairs probeURLs crosses.
 const maxCrossProbes = 1 << 17
 
-// equivProfiles are the profiles whose reading the fixer must keep
-// (checker-rules §H): Google's and RFC 9309's.
+// equivProfiles are the profiles whose reading the fixer must keep:
+// Google's and RFC 9309's.
 var equivProfiles = []robots.Profile{robots.Google, robots.RFC9309}
 
 // Equivalent reports whether robots of the google and rfc9309 profiles

@@ -7,7 +7,7 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Checks of non-group and extended directives (checker-rules §F, RB6xx).
+// Checks of non-group and extended directives (RB6xx).
 var extChecks = []*Check{
 	rb601, rb602, rb603, rb604, rb605, rb606, rb607, rb608,
 	rb620, rb621, rb622, rb623, rb624,
@@ -19,7 +19,7 @@ var extChecks = []*Check{
 
 // --- Sitemap (RB601–RB608) ---
 
-// rb601 is checker-rules RB601 (sitemap-not-absolute).
+// rb601 is check RB601 (sitemap-not-absolute).
 var rb601 = &Check{
 	Code: "RB601", Name: "sitemap-not-absolute", Title: "Sitemap URL not absolute",
 	Severity: Error, Affects: []Family{GOOG, BING, YNDX, CC},
@@ -45,7 +45,7 @@ var rb601 = &Check{
 	},
 }
 
-// rb602 is checker-rules RB602 (sitemap-scheme).
+// rb602 is check RB602 (sitemap-scheme).
 var rb602 = &Check{
 	Code: "RB602", Name: "sitemap-scheme", Title: "Sitemap scheme not http/https",
 	Severity: Warning, Affects: []Family{ALL},
@@ -69,7 +69,7 @@ var rb602 = &Check{
 	},
 }
 
-// rb603 is checker-rules RB603 (sitemap-directory).
+// rb603 is check RB603 (sitemap-directory).
 var rb603 = &Check{
 	Code: "RB603", Name: "sitemap-directory", Title: `Sitemap URL ends with "/"`,
 	Severity: Warning, Affects: []Family{ALL},
@@ -88,7 +88,7 @@ var rb603 = &Check{
 	},
 }
 
-// rb604 is checker-rules RB604 (sitemap-extension).
+// rb604 is check RB604 (sitemap-extension).
 var rb604 = &Check{
 	Code: "RB604", Name: "sitemap-extension", Title: "Sitemap file extension",
 	Severity: Info, Thorough: true, Affects: []Family{ALL},
@@ -108,7 +108,7 @@ var rb604 = &Check{
 	},
 }
 
-// rb605 is checker-rules RB605 (sitemap-in-group).
+// rb605 is check RB605 (sitemap-in-group).
 var rb605 = &Check{
 	Code: "RB605", Name: "sitemap-in-group", Title: "Sitemap inside a group",
 	Severity: Info, Affects: []Family{FM},
@@ -141,7 +141,7 @@ var rb605 = &Check{
 	},
 }
 
-// rb606 is checker-rules RB606 (duplicate-sitemap).
+// rb606 is check RB606 (duplicate-sitemap).
 var rb606 = &Check{
 	Code: "RB606", Name: "duplicate-sitemap", Title: "duplicate Sitemap",
 	Severity: Info,
@@ -166,7 +166,7 @@ var rb606 = &Check{
 	},
 }
 
-// rb607 is checker-rules RB607 (sitemap-other-origin).
+// rb607 is check RB607 (sitemap-other-origin).
 var rb607 = &Check{
 	Code: "RB607", Name: "sitemap-other-origin", Title: "Sitemap on another origin",
 	Severity: Info, Thorough: true, Affects: []Family{ALL},
@@ -200,7 +200,7 @@ var rb607 = &Check{
 	},
 }
 
-// rb608 is checker-rules RB608 (sitemap-malformed).
+// rb608 is check RB608 (sitemap-malformed).
 var rb608 = &Check{
 	Code: "RB608", Name: "sitemap-malformed", Title: "malformed Sitemap URL",
 	Severity: Warning, Affects: []Family{ALL},
@@ -233,7 +233,7 @@ var rb608 = &Check{
 
 // --- Host (RB620–RB624) ---
 
-// rb620 is checker-rules RB620 (host-directive).
+// rb620 is check RB620 (host-directive).
 var rb620 = &Check{
 	Code: "RB620", Name: "host-directive", Title: "Host directive",
 	Severity: Info, Affects: []Family{YNDX},
@@ -253,7 +253,7 @@ var rb620 = &Check{
 	},
 }
 
-// rb621 is checker-rules RB621 (several-hosts).
+// rb621 is check RB621 (several-hosts).
 var rb621 = &Check{
 	Code: "RB621", Name: "several-hosts", Title: "several Host directives",
 	Severity: Warning, Affects: []Family{YNDX},
@@ -277,7 +277,7 @@ var rb621 = &Check{
 	},
 }
 
-// rb622 is checker-rules RB622 (host-scheme).
+// rb622 is check RB622 (host-scheme).
 var rb622 = &Check{
 	Code: "RB622", Name: "host-scheme", Title: "Host with a scheme",
 	Severity: Warning, Affects: []Family{YNDX},
@@ -306,7 +306,7 @@ var rb622 = &Check{
 	},
 }
 
-// rb623 is checker-rules RB623 (host-invalid).
+// rb623 is check RB623 (host-invalid).
 var rb623 = &Check{
 	Code: "RB623", Name: "host-invalid", Title: "invalid Host value",
 	Severity: Error, Affects: []Family{YNDX},
@@ -333,7 +333,7 @@ var rb623 = &Check{
 	},
 }
 
-// rb624 is checker-rules RB624 (host-outside-yandex).
+// rb624 is check RB624 (host-outside-yandex).
 var rb624 = &Check{
 	Code: "RB624", Name: "host-outside-yandex", Title: "Host outside a Yandex group",
 	Severity: Info, Thorough: true, Affects: []Family{YNDX},
@@ -354,7 +354,7 @@ var rb624 = &Check{
 
 // --- Clean-param (RB630–RB634) ---
 
-// rb630 is checker-rules RB630 (clean-param-outside-yandex).
+// rb630 is check RB630 (clean-param-outside-yandex).
 var rb630 = &Check{
 	Code: "RB630", Name: "clean-param-outside-yandex", Title: "Clean-param outside a Yandex group",
 	Severity: Info, Affects: []Family{YNDX},
@@ -389,7 +389,7 @@ var rb630 = &Check{
 	},
 }
 
-// rb631 is checker-rules RB631 (clean-param-malformed).
+// rb631 is check RB631 (clean-param-malformed).
 var rb631 = &Check{
 	Code: "RB631", Name: "clean-param-malformed", Title: "malformed Clean-param",
 	Severity: Error, Affects: []Family{YNDX},
@@ -417,7 +417,7 @@ var rb631 = &Check{
 	},
 }
 
-// rb632 is checker-rules RB632 (clean-param-spaces).
+// rb632 is check RB632 (clean-param-spaces).
 var rb632 = &Check{
 	Code: "RB632", Name: "clean-param-spaces", Title: "parameters separated by spaces",
 	Severity: Warning, Affects: []Family{YNDX},
@@ -444,7 +444,7 @@ var rb632 = &Check{
 	},
 }
 
-// rb633 is checker-rules RB633 (clean-param-too-long).
+// rb633 is check RB633 (clean-param-too-long).
 var rb633 = &Check{
 	Code: "RB633", Name: "clean-param-too-long", Title: "Clean-param longer than 500 characters",
 	Severity: Error, Affects: []Family{YNDX},
@@ -462,7 +462,7 @@ var rb633 = &Check{
 	},
 }
 
-// rb634 is checker-rules RB634 (clean-param-path-chars).
+// rb634 is check RB634 (clean-param-path-chars).
 var rb634 = &Check{
 	Code: "RB634", Name: "clean-param-path-chars", Title: "Clean-param path prefix with unsupported characters",
 	Severity: Warning, Affects: []Family{YNDX},
@@ -488,7 +488,7 @@ var rb634 = &Check{
 
 // --- Crawl-delay (RB640–RB646) ---
 
-// rb640 is checker-rules RB640 (crawl-delay-not-number).
+// rb640 is check RB640 (crawl-delay-not-number).
 var rb640 = &Check{
 	Code: "RB640", Name: "crawl-delay-not-number", Title: "Crawl-delay is not a number",
 	Severity: Error, Affects: []Family{GOT, BING, YNDX, CC},
@@ -516,7 +516,7 @@ func (p *pass) extDelay(fn func(l *line, v float64)) {
 	})
 }
 
-// rb641 is checker-rules RB641 (crawl-delay-not-positive).
+// rb641 is check RB641 (crawl-delay-not-positive).
 var rb641 = &Check{
 	Code: "RB641", Name: "crawl-delay-not-positive", Title: "Crawl-delay not positive",
 	Severity: Warning, Affects: []Family{BING, YNDX, CC},
@@ -534,7 +534,7 @@ var rb641 = &Check{
 	},
 }
 
-// rb642 is checker-rules RB642 (crawl-delay-fraction).
+// rb642 is check RB642 (crawl-delay-fraction).
 var rb642 = &Check{
 	Code: "RB642", Name: "crawl-delay-fraction", Title: "fractional Crawl-delay",
 	Severity: Info, Affects: []Family{FM, BING},
@@ -554,7 +554,7 @@ var rb642 = &Check{
 	},
 }
 
-// rb643 is checker-rules RB643 (crawl-delay-above-30).
+// rb643 is check RB643 (crawl-delay-above-30).
 var rb643 = &Check{
 	Code: "RB643", Name: "crawl-delay-above-30", Title: "Crawl-delay above 30",
 	Severity: Warning, Affects: []Family{BING},
@@ -573,7 +573,7 @@ var rb643 = &Check{
 	},
 }
 
-// rb644 is checker-rules RB644 (crawl-delay-above-300).
+// rb644 is check RB644 (crawl-delay-above-300).
 var rb644 = &Check{
 	Code: "RB644", Name: "crawl-delay-above-300", Title: "Crawl-delay above 300",
 	Severity: Error, Affects: []Family{CC},
@@ -592,7 +592,7 @@ var rb644 = &Check{
 	},
 }
 
-// rb645 is checker-rules RB645 (crawl-delay-google).
+// rb645 is check RB645 (crawl-delay-google).
 var rb645 = &Check{
 	Code: "RB645", Name: "crawl-delay-google", Title: "Crawl-delay for Google only",
 	Severity: Info, Affects: []Family{GOOG},
@@ -623,7 +623,7 @@ var rb645 = &Check{
 
 // extRepeated reports, with the message format (which takes the line of
 // the first), every line of directive d after the first in the same
-// canonical group (checker-rules RB646, RB657, RB662).
+// canonical group (RB646, RB657, RB662).
 func (p *pass) extRepeated(d directive, format, note string) {
 	for gi := range p.groups {
 		first := 0
@@ -641,7 +641,7 @@ func (p *pass) extRepeated(d directive, format, note string) {
 	}
 }
 
-// rb646 is checker-rules RB646 (several-crawl-delays).
+// rb646 is check RB646 (several-crawl-delays).
 var rb646 = &Check{
 	Code: "RB646", Name: "several-crawl-delays", Title: "several Crawl-delay lines in one group",
 	Severity: Warning, Affects: []Family{BING, YNDX, CC, GOT, FM},
@@ -657,7 +657,7 @@ var rb646 = &Check{
 
 // --- Extended standard 2.0 (RB650–RB662) ---
 
-// rb650 is checker-rules RB650 (request-rate-malformed).
+// rb650 is check RB650 (request-rate-malformed).
 var rb650 = &Check{
 	Code: "RB650", Name: "request-rate-malformed", Title: "malformed Request-rate",
 	Severity: Error, Affects: []Family{EXT},
@@ -676,7 +676,7 @@ var rb650 = &Check{
 	},
 }
 
-// rb651 is checker-rules RB651 (extended-directive).
+// rb651 is check RB651 (extended-directive).
 var rb651 = &Check{
 	Code: "RB651", Name: "extended-directive", Title: "extended-standard directive",
 	Severity: Info, Affects: []Family{EXT},
@@ -698,7 +698,7 @@ var rb651 = &Check{
 	},
 }
 
-// rb655 is checker-rules RB655 (visit-time-malformed).
+// rb655 is check RB655 (visit-time-malformed).
 var rb655 = &Check{
 	Code: "RB655", Name: "visit-time-malformed", Title: "malformed Visit-time",
 	Severity: Error, Affects: []Family{EXT},
@@ -717,7 +717,7 @@ var rb655 = &Check{
 	},
 }
 
-// rb656 is checker-rules RB656 (visit-time-spaces).
+// rb656 is check RB656 (visit-time-spaces).
 var rb656 = &Check{
 	Code: "RB656", Name: "visit-time-spaces", Title: "spaces in Visit-time",
 	Severity: Warning, Affects: []Family{EXT},
@@ -742,7 +742,7 @@ var rb656 = &Check{
 	},
 }
 
-// rb657 is checker-rules RB657 (several-visit-times).
+// rb657 is check RB657 (several-visit-times).
 var rb657 = &Check{
 	Code: "RB657", Name: "several-visit-times", Title: "several Visit-time lines in one group",
 	Severity: Warning, Affects: []Family{EXT},
@@ -755,7 +755,7 @@ var rb657 = &Check{
 	},
 }
 
-// rb660 is checker-rules RB660 (robot-version-value).
+// rb660 is check RB660 (robot-version-value).
 var rb660 = &Check{
 	Code: "RB660", Name: "robot-version-value", Title: "Robot-version value",
 	Severity: Warning, Affects: []Family{EXT},
@@ -773,7 +773,7 @@ var rb660 = &Check{
 	},
 }
 
-// rb661 is checker-rules RB661 (robot-version-position).
+// rb661 is check RB661 (robot-version-position).
 var rb661 = &Check{
 	Code: "RB661", Name: "robot-version-position", Title: "Robot-version not right after the User-agent lines",
 	Severity: Info, Affects: []Family{EXT},
@@ -817,7 +817,7 @@ func (p *pass) extAfterAgents(i, ua int) bool {
 	return true
 }
 
-// rb662 is checker-rules RB662 (several-robot-versions).
+// rb662 is check RB662 (several-robot-versions).
 var rb662 = &Check{
 	Code: "RB662", Name: "several-robot-versions", Title: "several Robot-version lines in one group",
 	Severity: Warning, Affects: []Family{EXT},
@@ -833,7 +833,7 @@ var rb662 = &Check{
 
 // --- Indexing directives and unused fields (RB670–RB672) ---
 
-// rb670 is checker-rules RB670 (noindex-in-robots).
+// rb670 is check RB670 (noindex-in-robots).
 var rb670 = &Check{
 	Code: "RB670", Name: "noindex-in-robots", Title: "Noindex / Nofollow / Noarchive in robots.txt",
 	Severity: Warning, Affects: []Family{GOOG},
@@ -850,7 +850,7 @@ var rb670 = &Check{
 			l := &p.lines[i]
 			switch l.dir {
 			case dNoindex, dNofollow, dNoarchive:
-				// FX37 is P in checker-rules §H but opt-in: Intent keeps
+				// FX37 changes no robot's reading but is opt-in: Intent keeps
 				// it out of the default fix.
 				p.report(l, "%q in robots.txt is not supported (Google dropped it on 2019-09-01); use a robots meta tag or X-Robots-Tag", l.dir.String()).
 					suggest("FX37", Intent, "comment out the line",
@@ -860,7 +860,7 @@ var rb670 = &Check{
 	},
 }
 
-// rb671 is checker-rules RB671 (unused-field).
+// rb671 is check RB671 (unused-field).
 var rb671 = &Check{
 	Code: "RB671", Name: "unused-field", Title: "recognised field nobody major uses",
 	Severity: Info, Affects: []Family{GOOG},
@@ -879,7 +879,7 @@ var rb671 = &Check{
 	},
 }
 
-// rb672 is checker-rules RB672 (content-signal-malformed).
+// rb672 is check RB672 (content-signal-malformed).
 var rb672 = &Check{
 	Code: "RB672", Name: "content-signal-malformed", Title: "malformed Content-Signal",
 	Severity: Warning,

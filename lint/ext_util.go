@@ -8,8 +8,8 @@ import (
 )
 
 // extEach calls fn for every line whose directive is d and whose value is
-// not empty: checker-rules §C leaves empty values to RB307/RB308, so the
-// value checks of §F skip them.
+// not empty: empty values are RB307's and RB308's, so the value checks
+// of RB6xx skip them.
 func (p *pass) extEach(d directive, fn func(l *line)) {
 	for i := range p.lines {
 		if l := &p.lines[i]; l.dir == d && l.value != "" {
@@ -29,9 +29,9 @@ func (p *pass) extText(l *line) string {
 func extLineStart(l *line) int { return l.Span.Start.Offset }
 
 // extSchemeLen returns the length of v's "scheme://" prefix followed by a
-// non-empty host, or 0 when v does not start with one (checker-rules
-// RB601: an absolute URL has a scheme and a host; RB602 reports file:
-// URLs, whose host is empty).
+// non-empty host, or 0 when v does not start with one (RB601: an absolute
+// URL has a scheme and a host; RB602 reports file: URLs, whose host is
+// empty).
 func extSchemeLen(v string) int {
 	i := 0
 	for i < len(v) {
@@ -138,7 +138,7 @@ func extResolveSitemap(base, v string) (string, bool) {
 }
 
 // extHostValid reports whether h is "hostname[:port]" as Yandex's Host
-// wants it (checker-rules RB623): ASCII labels of letters, digits and
+// wants it (RB623): ASCII labels of letters, digits and
 // inner hyphens, not an IP address, and an optional numeric port.
 func extHostValid(h string) bool {
 	if h == "" || len(h) > 260 {
@@ -178,7 +178,7 @@ func extHostValid(h string) bool {
 }
 
 // extParamName reports whether s is a Clean-param parameter name: one or
-// more of [A-Za-z0-9_.~-] (checker-rules RB631).
+// more of [A-Za-z0-9_.~-] (RB631).
 func extParamName(s string) bool {
 	if s == "" {
 		return false
@@ -204,7 +204,7 @@ func extParamList(s string) bool {
 }
 
 // extCleanPathOK reports whether the path prefix of a Clean-param uses
-// only the characters Yandex allows there (checker-rules RB634).
+// only the characters Yandex allows there (RB634).
 func extCleanPathOK(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -270,7 +270,7 @@ func extTimeWindow(s string) bool {
 
 // extRequestRate reports whether v is a Request-rate of the extended
 // standard: "n/m" with an optional unit s, m or h, then optionally white
-// space and a time window (checker-rules RB650).
+// space and a time window (RB650).
 func extRequestRate(v string) bool {
 	fields := strings.Fields(v)
 	if len(fields) == 0 || len(fields) > 2 || len(fields) == 2 && !extTimeWindow(fields[1]) {
@@ -303,7 +303,7 @@ func extPositive(s string) bool {
 
 // extVisitSpaces returns the Visit-time value v with the white space
 // around its "-" removed, and whether v is "HHMM - HHMM" with such space
-// (checker-rules RB656).
+// (RB656).
 func extVisitSpaces(v string) (string, bool) {
 	a, b, ok := strings.Cut(v, "-")
 	if !ok {
@@ -318,7 +318,7 @@ func extVisitSpaces(v string) (string, bool) {
 
 // extContentSignal reports whether v is a Content-Signal list:
 // comma-separated key=value pairs with keys search, ai-input and ai-train
-// and values yes or no (checker-rules RB672).
+// and values yes or no (RB672).
 func extContentSignal(v string) bool {
 	for _, item := range strings.Split(v, ",") {
 		k, val, ok := strings.Cut(strings.TrimSpace(item), "=")
@@ -340,7 +340,7 @@ func extContentSignal(v string) bool {
 }
 
 // extYandexGroup reports whether group gi has an agent whose key contains
-// "yandex" (checker-rules RB624, RB630).
+// "yandex" (RB624, RB630).
 func (p *pass) extYandexGroup(gi int) bool {
 	if gi < 0 || gi >= len(p.groups) {
 		return false

@@ -14,18 +14,18 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// Checks of the fetch and of the file's location (checker-rules §A,
-// RB1xx). They read Config.Fetch and Config.URL. All of them report at
-// line 0 (the fetch or the whole file) except RB122, which points at the
-// line Google's 500 KiB limit cuts.
+// Checks of the fetch and of the file's location (RB1xx). They read
+// Config.Fetch and Config.URL. All of them report at line 0 (the fetch or
+// the whole file) except RB122, which points at the line Google's 500 KiB
+// limit cuts.
 var fetchChecks = []*Check{
 	rb101, rb102, rb103, rb104, rb105, rb106, rb107, rb108, rb109, rb110,
 	rb111, rb112, rb113, rb114, rb115, rb120, rb121, rb122, rb123, rb130,
 	rb131, rb132, rb133, rb134, rb135, rb136, rb137,
 }
 
-// The limits of checker-rules §A: Moderatobot's defaults, which the
-// fetcher mirrors.
+// The limits of the fetch checks: Moderatobot's defaults (its "Checking
+// robots.txt theory"), which the fetcher mirrors.
 const (
 	fetchSlow       = 5 * time.Second  // RB102
 	fetchTimeout    = 10 * time.Second // RB103
@@ -643,7 +643,7 @@ func fetchStatus(p *pass) int {
 func fetchOKStatus(s int) bool { return s >= 200 && s <= 299 }
 
 // fetchOK reports whether the fetch f ended with a 2xx body, which the
-// checks of the content read (checker-rules §A).
+// checks of the content read.
 func fetchOK(f *Fetch) bool { return f != nil && fetchOKStatus(f.Final().Status) }
 
 // fetchURL returns the URL of the robots.txt checked: Config.URL, or the

@@ -49,7 +49,7 @@ type Refusal struct {
 // that does not overlap another and checks the result again.
 const maxRounds = 10
 
-// Fix corrects src (checker-rules §H). Each round checks the text and
+// Fix corrects src. Each round checks the text and
 // applies the fixes found, those of one class at a time: first the fixes
 // that keep the reading of Google and RFC 9309 robots, verified with
 // Equivalent — a set that changes a verdict is split until the fixes that

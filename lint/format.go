@@ -8,7 +8,7 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Checks of the encoding and format of the body (checker-rules §B, RB2xx).
+// Checks of the encoding and format of the body (RB2xx).
 // Like the content checks, they read only a body that came with a 2xx
 // status (or from disk). The line checks (RB203, RB206–RB213) stay quiet
 // on a body that is not text at all (RB202, RB204): every line of it
@@ -205,8 +205,8 @@ var rb207 = &Check{
 	},
 }
 
-// formatLongLine is the longest line Google reads whole by checker-rules
-// RB208: its line buffer holds 2083×8 bytes.
+// formatLongLine is the longest line Google reads whole (RB208): the
+// line buffer of google/robotstxt holds 2083×8 bytes.
 const formatLongLine = 2083 * 8
 
 var rb208 = &Check{
@@ -386,7 +386,8 @@ var rb213 = &Check{
 	Severity: Info, Affects: []Family{ALL},
 	Doc: "A directive line holds curly quotes, an en or em dash or an ellipsis outside " +
 		"its comment. They are almost never meant in a path or a robot's name; a word " +
-		"processor put them there (seed 004 warns against editing robots.txt in one). " +
+		"processor put them there (Google's robots.txt documentation warns against " +
+		"editing robots.txt in one). " +
 		"Write the line with plain ASCII characters.",
 	Before: "User-agent: *\nDisallow: /search\u2026\n",
 	After:  "User-agent: *\nDisallow: /search\n",
@@ -430,10 +431,10 @@ var rb214 = &Check{
 }
 
 // formatSkip reports whether the body is not to be read at all: the fetch
-// ended without a 2xx status (checker-rules §A: only §A is reported).
+// ended without a 2xx status (only the fetch checks, RB1xx, report).
 func formatSkip(p *pass) bool { return p.cfg.Fetch != nil && !fetchOK(p.cfg.Fetch) }
 
-// formatText reports whether the line checks of §B read the body: a 2xx
+// formatText reports whether the line checks of RB2xx read the body: a 2xx
 // (or local) body that is text, neither UTF-16/32 (RB202) nor binary
 // (RB204).
 func formatText(p *pass) bool {
@@ -609,7 +610,7 @@ func formatLogicalRedirect(src string) bool {
 
 // isHTML reports whether the body is an HTML document rather than a
 // robots.txt: it holds a "<!doctype html", "<html", "<head" or "<body" tag
-// followed by white space or ">" (checker-rules RB205), in its first 64
+// followed by white space or ">" (RB205), in its first 64
 // KiB.
 func isHTML(src string) bool {
 	s := strings.ToLower(src[:min(len(src), 64<<10)])
@@ -638,7 +639,7 @@ func isHTML(src string) bool {
 
 // isBinary reports whether the body is not text: UTF-16 or UTF-32
 // (RB202), which no robot reading UTF-8 finds a line in, or binary
-// (RB204). The runner skips the checks of §C–§G for it.
+// (RB204). The runner skips the checks RB3xx–RB7xx for it.
 func isBinary(src string) bool {
 	return formatWide(src) != "" || formatBinaryKind(src) != ""
 }

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/text/encoding/unicode/utf32"
 )
 
-// The encodings of checker-rules §B: how the checker tells UTF-16/32
+// The encodings of the format checks (RB2xx): how the checker tells UTF-16/32
 // (RB202), binary bodies (RB204) and legacy 8-bit text (RB203) apart, and
 // how the intent fix FX02 transcodes them. golang.org/x/text supplies the
 // decoders: its tables cover every charset a Content-Type may declare
@@ -21,7 +21,7 @@ import (
 // written in ("UTF-16LE"), or "" when it is not: a UTF-16/32 byte-order
 // mark, or NUL bytes on one side of the byte pairs (quads for UTF-32) in
 // at least 30 % of the first 512 bytes, the pattern of ASCII text in a
-// wide encoding (checker-rules RB202).
+// wide encoding (RB202).
 func formatWide(src string) string {
 	switch {
 	case strings.HasPrefix(src, "\xFF\xFE\x00\x00"):
@@ -87,7 +87,7 @@ func formatWideDecode(src, enc string) (string, bool) {
 }
 
 // formatBinaryKind says what kind of binary body src is ("gzip", "NUL
-// bytes" …), "" when it is text (checker-rules RB204): a known binary
+// bytes" …), "" when it is text (RB204): a known binary
 // signature, a NUL byte, or more than 10 % C0 controls other than TAB, CR
 // and LF. UTF-16/32 text is RB202's, not binary.
 func formatBinaryKind(src string) string {
@@ -125,7 +125,7 @@ var formatMagic = []struct{ magic, kind string }{
 }
 
 // formatGuess guesses the legacy encoding of the bytes of src that are not
-// valid UTF-8 (checker-rules RB203), with a decoder for it when it is a
+// valid UTF-8 (RB203), with a decoder for it when it is a
 // single-byte one; "" when every byte is valid. The heuristic: text in a
 // non-Latin script writes whole words in high bytes, Latin text has
 // isolated accented letters. Among the words, letters of windows-1251
@@ -193,7 +193,7 @@ func formatTranscode(s string, cm *charmap.Charmap) string {
 }
 
 // formatDeclaredFix returns the FX02 edit that transcodes src from the
-// charset cs a Content-Type declares (checker-rules RB121), or nil when
+// charset cs a Content-Type declares (RB121), or nil when
 // there is nothing to do: src is valid UTF-8 already (a wrong header on a
 // right file), or cs is unknown or does not decode src.
 func formatDeclaredFix(src, cs string) *Edit {

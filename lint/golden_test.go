@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the diagnostics and fixed secti
 //
 //	input       the robots.txt (or input.q: a Go-quoted string, for bytes
 //	            a txtar cannot hold: CR, a missing final newline, NUL)
-//	fetch.json  a Fetch, for the checks of §A
+//	fetch.json  a Fetch, for the checks of the fetch (RB1xx)
 //	diagnostics the diagnostics of check RBnnn, one per line
 //	fixed       the output of Fix with the default options (or fixed.q)
 //	fixed-intent (optional) the output of Fix with the check's fix enabled

@@ -6,8 +6,9 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Checks of group structure (checker-rules §D, RB4xx), on the canonical
-// grouping of §0.4 step 6 unless a check says otherwise.
+// Checks of group structure (RB4xx), on the canonical grouping (a
+// User-agent line after a rule starts a new group; blank lines end
+// nothing) unless a check says otherwise.
 var groupChecks = []*Check{rb401, rb402, rb403, rb404, rb405, rb406, rb407, rb408, rb409, rb410, rb411, rb412, rb413, rb414, rb415, rb416}
 
 var rb401 = &Check{
@@ -35,7 +36,7 @@ var rb401 = &Check{
 // groupTodo lists the checks of this section not implemented, with the reason.
 var groupTodo = map[string]string{}
 
-// rb402 is checker-rules RB402: see its Doc.
+// rb402 is check RB402: see its Doc.
 var rb402 = &Check{
 	Code: "RB402", Name: "blank-after-user-agent", Title: "blank line between User-agent and its first rule",
 	Severity: Error, Affects: []Family{S94, FM, YNDX},
@@ -50,7 +51,7 @@ var rb402 = &Check{
 	run:    func(p *pass) { p.groupsBlankInside(402) },
 }
 
-// rb403 is checker-rules RB403: see its Doc.
+// rb403 is check RB403: see its Doc.
 var rb403 = &Check{
 	Code: "RB403", Name: "blank-between-rules", Title: "blank line between rules of one group",
 	Severity: Warning, Affects: []Family{S94, FM, YNDX},
@@ -64,7 +65,7 @@ var rb403 = &Check{
 	run:    func(p *pass) { p.groupsBlankInside(403) },
 }
 
-// rb404 is checker-rules RB404: see its Doc.
+// rb404 is check RB404: see its Doc.
 var rb404 = &Check{
 	Code: "RB404", Name: "blank-between-user-agents", Title: "blank line between the User-agent lines of one group",
 	Severity: Error, Affects: []Family{FM, GOOG, RFC},
@@ -123,7 +124,7 @@ func (p *pass) groupsBlankInside(code int) {
 	}
 }
 
-// rb405 is checker-rules RB405: see its Doc.
+// rb405 is check RB405: see its Doc.
 var rb405 = &Check{
 	Code: "RB405", Name: "group-without-blank-before", Title: "new group not preceded by a blank line",
 	Severity: Info, Affects: []Family{S94, FM},
@@ -153,13 +154,14 @@ var rb405 = &Check{
 	},
 }
 
-// rb406 is checker-rules RB406: see its Doc.
+// rb406 is check RB406: see its Doc.
 var rb406 = &Check{
 	Code: "RB406", Name: "group-without-disallow", Title: "group without a Disallow line",
 	Severity: Info, Affects: []Family{S94},
 	Doc: "The group has no Disallow line. RFC 9309 allows that (no rule allows " +
 		"everything), but the 1994 standard and the 1996 draft require at least one " +
-		"Disallow per record (seed 001), and strict robots may reject or misplace " +
+		"Disallow per record (https://www.robotstxt.org/orig.html), and strict robots " +
+		"may reject or misplace " +
 		"the record. An empty \"Disallow:\" forbids nothing and satisfies them; " +
 		"Moderatobot inserts one too.",
 	Before: "User-agent: quxbot\nCrawl-delay: 5\n",
@@ -177,7 +179,7 @@ var rb406 = &Check{
 			}
 			d := p.report(&p.lines[g.first()], "Group has no Disallow line")
 			if p.groupsHasBlank(g) {
-				continue // FX12 joins the group first (§H, MOD-4)
+				continue // FX12 joins the group first; FX38 then adds "Disallow:" as Moderatobot does
 			}
 			if len(g.rules) > 0 {
 				// Next to an Allow line, an empty Disallow is what RB504
@@ -191,13 +193,14 @@ var rb406 = &Check{
 	},
 }
 
-// rb407 is checker-rules RB407: see its Doc.
+// rb407 is check RB407: see its Doc.
 var rb407 = &Check{
 	Code: "RB407", Name: "several-groups-same-agent", Title: "the same robot has several groups",
 	Severity: Warning, Affects: []Family{FM, RFC, GOOG},
 	Doc: "The same robot is named in two or more groups. RFC 9309 robots and Google " +
 		"merge all its groups; the 1996 draft, first-match robots and Moderatobot " +
-		"obey only the first, and seed 002 (Mandelbot) calls the file invalid. " +
+		"obey only the first, and Mandelbot's robots.txt documentation (Fractle) " +
+		"calls the file invalid. " +
 		"Merge the groups into one; the fix does so when both groups name the same " +
 		"robots.",
 	Before: "User-agent: Googlebot\nDisallow: /a\n\nUser-agent: Googlebot\nDisallow: /b\n",
@@ -206,7 +209,7 @@ var rb407 = &Check{
 	run:    func(p *pass) { p.groupsRepeated(false) },
 }
 
-// rb408 is checker-rules RB408: see its Doc.
+// rb408 is check RB408: see its Doc.
 var rb408 = &Check{
 	Code: "RB408", Name: "several-global-groups", Title: "several `User-agent: *` groups",
 	Severity: Error, Affects: []Family{YNDX, FM, S94},
@@ -308,7 +311,7 @@ func (p *pass) groupsMerge(a *group, later []*group) []Edit {
 	return append([]Edit{ins}, dels...)
 }
 
-// rb409 is checker-rules RB409: see its Doc.
+// rb409 is check RB409: see its Doc.
 var rb409 = &Check{
 	Code: "RB409", Name: "named-group-hides-global", Title: "a named group without Allow/Disallow hides the `*` rules",
 	Severity: Warning, Affects: []Family{GOOG, BING, YNDX, RFC, FM},
@@ -346,7 +349,7 @@ var rb409 = &Check{
 	},
 }
 
-// rb410 is checker-rules RB410: see its Doc.
+// rb410 is check RB410: see its Doc.
 var rb410 = &Check{
 	Code: "RB410", Name: "star-in-agent-name", Title: "`*` mixed with other characters in User-agent",
 	Severity: Warning, Affects: []Family{GOOG, FM},
@@ -374,7 +377,7 @@ var rb410 = &Check{
 	},
 }
 
-// rb411 is checker-rules RB411: see its Doc.
+// rb411 is check RB411: see its Doc.
 var rb411 = &Check{
 	Code: "RB411", Name: "global-group-not-last", Title: "`User-agent: *` group is not last",
 	Severity: Info, Affects: []Family{FM},
@@ -429,13 +432,13 @@ type groupsOrderFix struct {
 // quadratic time.
 const groupsMaxReorder = 500
 
-// groupsReorder returns FX18 for the file (checker-rules §H): the groups
+// groupsReorder returns FX18 for the file: the groups
 // reordered so that no group precedes one whose agent key contains one of
 // its keys, and the "*" groups come last, otherwise in their order. Each
 // group moves with the comment lines right above it; the lines between
 // groups (blank lines, Sitemap, comments) keep their places. The class is
 // Preserving when only "*" groups move relative to others, PreservingGoogle
-// when named groups are reordered too. RB703 (§G) can attach the same fix.
+// when named groups are reordered too. RB703 can attach the same fix.
 // It has no edits when the order is right, when the constraints form a
 // cycle, when a group without rules would end up before another (it would
 // absorb the next group's agents), or when the file has too many groups.
@@ -469,8 +472,8 @@ func (p *pass) groupsReorder() *groupsOrderFix {
 		g := &p.groups[gi]
 		start[gi], end[gi] = g.first(), groupsLast(g)
 		// The comments right above a group introduce it, except above
-		// the first: the file's leading comment block stays on top (§H,
-		// canonical layout).
+		// the first: the file's leading comment block stays on top (the
+		// canonical layout of Format).
 		for gi > 0 && start[gi] > end[gi-1]+1 && p.lines[start[gi]-1].Kind == syntax.CommentLine {
 			start[gi]--
 		}
@@ -574,7 +577,7 @@ func (p *pass) groupsOrder() []int {
 	return order
 }
 
-// rb412 is checker-rules RB412: see its Doc.
+// rb412 is check RB412: see its Doc.
 var rb412 = &Check{
 	Code: "RB412", Name: "user-agent-string", Title: "full user-agent string or version in User-agent",
 	Severity: Warning, Affects: []Family{GOOG, FM},
@@ -619,7 +622,7 @@ var rb412 = &Check{
 	},
 }
 
-// rb413 is checker-rules RB413: see its Doc.
+// rb413 is check RB413: see its Doc.
 var rb413 = &Check{
 	Code: "RB413", Name: "token-outside-rfc-alphabet", Title: "product token outside the RFC alphabet",
 	Severity: Info, Affects: []Family{GOOG, RFC},
@@ -640,7 +643,7 @@ var rb413 = &Check{
 	},
 }
 
-// rb414 is checker-rules RB414: see its Doc.
+// rb414 is check RB414: see its Doc.
 var rb414 = &Check{
 	Code: "RB414", Name: "misspelled-robot-name", Title: "probably misspelled robot name",
 	Severity: Warning, Affects: []Family{ALL},
@@ -672,7 +675,7 @@ var rb414 = &Check{
 	},
 }
 
-// rb415 is checker-rules RB415: see its Doc.
+// rb415 is check RB415: see its Doc.
 var rb415 = &Check{
 	Code: "RB415", Name: "agent-repeated-in-group", Title: "same agent twice in one group",
 	Severity: Info,
@@ -700,7 +703,7 @@ var rb415 = &Check{
 	},
 }
 
-// rb416 is checker-rules RB416: see its Doc.
+// rb416 is check RB416: see its Doc.
 var rb416 = &Check{
 	Code: "RB416", Name: "user-agent-after-member", Title: "User-agent after non-rule lines of the same group",
 	Severity: Warning, Affects: []Family{FM, CC},

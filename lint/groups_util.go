@@ -8,7 +8,7 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Helpers of the group-structure checks (checker-rules §D).
+// Helpers of the group-structure checks (RB4xx).
 
 // groupsLast returns the index of the last User-agent or member line of
 // g: where the group's own lines end.
@@ -80,7 +80,7 @@ func groupsVersioned(v string) (string, bool) {
 }
 
 // groupsFullUA reports whether a User-agent value carries a version or a
-// whole user-agent string (checker-rules RB412): "(", ";" or "/" and a
+// whole user-agent string (RB412): "(", ";" or "/" and a
 // digit.
 func groupsFullUA(v string) bool {
 	if strings.ContainsAny(v, "(;") {

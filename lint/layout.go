@@ -9,7 +9,7 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Format returns src in the canonical layout of checker-rules §H: the
+// Format returns src in the canonical layout of the fixer: the
 // leading comments, then the groups — the "*" group after the named ones,
 // and a group that names a token before any group whose token contains it
 // (FX18) — each with its User-agent lines, Robot-version, its rules from
@@ -65,8 +65,8 @@ func Format(src []byte) ([]byte, error) {
 
 	// The header: the comments above the first line of the input, and
 	// those of the first line of the output, which a second run would
-	// read as header too. §H keeps the leading comment block at the top,
-	// whatever moves.
+	// read as header too. The layout keeps the leading comment block at
+	// the top, whatever moves.
 	var header []string
 	for i := 0; i < first; i++ {
 		if l := &p.lines[i]; l.Kind == syntax.CommentLine {
@@ -154,7 +154,7 @@ func (p *pass) trailing() []string {
 
 // groupLines returns the lines of group gi in canonical order: User-agent
 // lines, Robot-version, rules sorted by FX30, the other members in the
-// order of §H, then the other lines that stood in the group's span (unknown
+// canonical order, then the other lines that stood in the group's span (unknown
 // keys, invalid lines), in file order. Sitemap, Host and Clean-param are
 // left to the sections after the groups.
 func (p *pass) groupLines(gi int) []int {

@@ -7,7 +7,7 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// directive is a directive the checker knows (checker-rules §C): the
+// directive is a directive the checker knows: the
 // fields of package syntax and the names robots.txt authors use that no
 // major robot honours.
 type directive uint8
@@ -32,8 +32,8 @@ const (
 	numDirectives
 )
 
-// directiveNames holds canonical spellings, in the order of
-// checker-rules §C, which also breaks ties between likely misspellings.
+// directiveNames holds canonical spellings, in an order that also breaks
+// ties between likely misspellings.
 var directiveNames = [numDirectives]string{
 	"", "User-agent", "Allow", "Disallow", "Sitemap", "Crawl-delay",
 	"Request-rate", "Visit-time", "Host", "Clean-param", "Robot-version",
@@ -48,7 +48,7 @@ func (d directive) core() bool { return d >= dUserAgent && d <= dSitemap }
 // rule reports whether d is Allow or Disallow.
 func (d directive) rule() bool { return d == dAllow || d == dDisallow }
 
-// member reports whether d belongs to a group (checker-rules §0.4 step 5).
+// member reports whether d belongs to a group.
 func (d directive) member() bool {
 	switch d {
 	case dAllow, dDisallow, dCrawlDelay, dRequestRate, dVisitTime, dRobotVersion,
@@ -75,11 +75,10 @@ const (
 )
 
 // unusedNames are fields Google's reporting library recognises but no
-// major robot uses (checker-rules RB671); "acap-" is a prefix.
+// major robot uses (RB671); "acap-" is a prefix.
 var unusedNames = []string{"revisit-after", "domain", "content-usage", "cache-delay"}
 
-// line is a line of the file as the checker's parse model (checker-rules
-// §0.4) reads it.
+// line is a line of the file as the checker's parse model reads it.
 type line struct {
 	syntax.Line
 	num int // 1-based
@@ -101,8 +100,8 @@ type line struct {
 	// strict is the record of the strict view (a blank line ends a
 	// record), -1 when the line is in none.
 	strict int
-	// agent is a User-agent line's identity key (checker-rules §0.4
-	// step 8): "*", or the leading [A-Za-z_-] run lower-cased, maybe "".
+	// agent is a User-agent line's identity key: "*", or the leading
+	// [A-Za-z_-] run lower-cased, maybe "".
 	agent string
 }
 
@@ -140,7 +139,7 @@ func (p *pass) model() {
 			l.dir, l.match, l.guess = classifyKey(&l.Line, l.key)
 			if l.Flags&syntax.MissingColon != 0 && l.dir == dNone {
 				// Only a known key makes a two-word line a directive
-				// (checker-rules §0.4 step 4); the rest is unparseable.
+				// (RB302); the rest is unparseable.
 				l.match = keyNone
 			}
 		}
@@ -178,8 +177,7 @@ func (p *pass) model() {
 	}
 }
 
-// classifyKey names the directive of key (checker-rules §C, name
-// classification).
+// classifyKey names the directive of key (RB304–RB306 report misspellings).
 func classifyKey(l *syntax.Line, key string) (d directive, m keyMatch, guess directive) {
 	k := strings.ToLower(key)
 	for d := dUserAgent; d < numDirectives; d++ {
@@ -271,9 +269,9 @@ func abs(x int) int {
 	return x
 }
 
-// agentKey returns the identity key of a User-agent value (checker-rules
-// §0.4 step 8): "*" for "*" and "* anything", else the leading run of
-// [A-Za-z_-] in lower case, which may be "".
+// agentKey returns the identity key of a User-agent value: "*" for "*"
+// and "* anything", else the leading run of [A-Za-z_-] in lower case,
+// which may be "".
 func agentKey(v string) string {
 	if v == "*" || len(v) > 1 && v[0] == '*' && (v[1] == ' ' || v[1] == '\t') {
 		return "*"
@@ -286,7 +284,7 @@ func agentKey(v string) string {
 }
 
 // column returns the 1-based column, in code points, of the byte at off on
-// line l (checker-rules §0.3).
+// line l.
 func (p *pass) column(l *line, off int) int {
 	start := l.Span.Start.Offset
 	if l.num == 1 {

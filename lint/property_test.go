@@ -12,10 +12,10 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// corpus is a folder of real robots.txt files (../shared/corpus/robots);
-// .ci/run passes it when it is there:
+// corpus is a folder of real robots.txt files; .ci/run passes it when it
+// has one:
 //
-//	go test ./lint -run TestCorpus -corpus ../../shared/corpus/robots
+//	go test ./lint -run TestCorpus -corpus /path/to/corpus/robots
 var corpus = flag.String("corpus", "", "folder of robots.txt files for TestCorpus")
 
 // checkFixProperty asserts the fixer's two promises for src: the default

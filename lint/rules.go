@@ -6,10 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// Checks of Allow and Disallow rules (checker-rules §E, RB5xx). The
+// Checks of Allow and Disallow rules (RB5xx). The
 // value checks read every Allow and Disallow line, orphans included; the
 // relational ones read each canonical group's rules, their values
-// compared after Google's normalisation (§0.4 step 9).
+// compared after Google's normalisation (non-ASCII percent-encoded,
+// %xx upper-cased).
 var ruleChecks = []*Check{
 	rb501, rb502, rb503, rb504, rb505, rb506, rb507, rb508, rb509, rb510, rb511,
 	rb512, rb513, rb514, rb515, rb516, rb517, rb518, rb519, rb520, rb521, rb522, rb523,

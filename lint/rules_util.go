@@ -9,8 +9,8 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Helpers of the rule checks (checker-rules §E) and the cross-robot checks
-// (§G): the two evaluators LM and FM over one group's rules, the candidate
+// Helpers of the rule checks (RB5xx) and the cross-robot checks
+// (RB7xx): the two evaluators LM and FM over one group's rules, the candidate
 // URLs they are compared on, and the edits the rule fixes share.
 
 // rulesMarker is appended to candidate URLs and stands in for "*": a path
@@ -31,7 +31,7 @@ const rulesCrossBudget = 5_000
 type rulesRule struct {
 	line  int    // index in pass.lines
 	allow bool   // Allow, else Disallow
-	val   string // the value after Google's normalisation (§0.4 step 9)
+	val   string // the value after Google's normalisation
 	// kind says how val matches: rulesPrefix (no "*", no final "$"),
 	// rulesExact (no "*", final "$") or rulesWild (has "*").
 	kind uint8
@@ -71,7 +71,7 @@ func rulesRuleOf(i int, allow bool, v string) rulesRule {
 }
 
 // matches reports whether r matches the path u. Empty values match
-// nothing: they never decide (checker-rules §G).
+// nothing: they never decide.
 func (r *rulesRule) matches(u string) bool {
 	switch {
 	case r.val == "":
@@ -190,7 +190,7 @@ func (s *rulesSet) fm(u string) int {
 }
 
 // rulesCandidates returns the candidate URLs of the values of rules
-// (checker-rules §G): each value without a final "$", with every "*" read
+// (RB7xx): each value without a final "$", with every "*" read
 // as nothing and as a marker segment, each also followed by the marker;
 // only paths (starting with "/"), sorted and without duplicates.
 func rulesCandidates(rules []rulesRule) []string {
@@ -559,7 +559,8 @@ func rulesVerdict(s *rulesSet, k int) bool { return k < 0 || s.rules[k].allow }
 
 // rulesDrop is the edit that removes rule line l. A comment on the line is
 // kept on its own. When l is the only rule of a group that another group
-// follows, removing it would join the two groups' agents (§0.4 step 6), so
+// follows, removing it would join the two groups' agents (a User-agent
+// line after a rule starts a new group), so
 // it becomes "Disallow:" instead, which allows everything for every robot.
 func rulesDrop(p *pass, l *line) Edit {
 	if !l.orphan && l.group >= 0 && l.group < len(p.groups)-1 && len(p.groups[l.group].rules) == 1 {
@@ -646,7 +647,7 @@ func rulesLiteral(v string) string {
 // rulesAppendCross appends to cands the URLs where a wildcard of one rule
 // lets it reach the other's path: each value's literal text followed by
 // what the other has after its first "*" ("/docs" and "/*.pdf" give
-// "/docs.pdf", which the candidates of §G miss).
+// "/docs.pdf", which rulesCandidates misses).
 func rulesAppendCross(cands []string, a, b *rulesRule) []string {
 	for _, xy := range [2][2]*rulesRule{{a, b}, {b, a}} {
 		x, y := xy[0], xy[1]

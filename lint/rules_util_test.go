@@ -6,8 +6,8 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// TestRulesEvaluators checks LM and FM on the examples of checker-rules
-// §G and §H.
+// TestRulesEvaluators checks LM and FM on the examples of the cross-robot
+// checks (RB7xx) and the fixer.
 func TestRulesEvaluators(t *testing.T) {
 	mk := func(spec ...string) *rulesSet {
 		var rules []rulesRule

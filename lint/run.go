@@ -43,8 +43,8 @@ type pass struct {
 	// leading holds the comment lines above each line, for Format.
 	leading map[int][]string
 	// skipContent is set when the body is not a robots.txt at all
-	// (RB204, RB205) or the fetch gave no body to read (checker-rules §A):
-	// the checks of §C–§G do not run.
+	// (RB204, RB205) or the fetch gave no body to read (RB1xx): the
+	// checks RB3xx–RB7xx do not run.
 	skipContent bool
 }
 

@@ -7,16 +7,17 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Helpers shared by the checks of §C (syntax) and §D (group structure).
+// Helpers shared by the syntax checks (RB3xx) and the group-structure
+// checks (RB4xx).
 
 // syntaxMaxVerify bounds how many fixes of one check in one pass are
 // verified with Equivalent to pick their class; the rest are Intent, the
 // cautious choice, so a huge file costs no more than a few compilations.
 const syntaxMaxVerify = 8
 
-// syntaxVerifier picks, fix by fix, the class of a fix that §H calls PG
-// but that the rfc9309 profile may read differently: that profile ignores
-// keys Google accepts only leniently and lines without a colon, so
+// syntaxVerifier picks, fix by fix, the class of a PreservingGoogle fix
+// that the rfc9309 profile may read differently: that profile ignores keys
+// Google accepts only leniently and lines without a colon, so
 // canonicalising such a line can give RFC robots a rule they ignored.
 type syntaxVerifier struct {
 	p     *pass
@@ -51,7 +52,7 @@ func syntaxIsDirective(l *line) bool {
 }
 
 // syntaxSecond finds a second directive inside the value of a User-agent,
-// Allow, Disallow or Sitemap line (checker-rules RB313): after a space or
+// Allow, Disallow or Sitemap line (RB313): after a space or
 // TAB, a known or Google-accepted name followed by ':'. It returns the
 // byte offset of that name in the input and the name, or -1.
 func (p *pass) syntaxSecond(l *line) (int, string) {

@@ -6,10 +6,10 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Checks of line syntax (checker-rules §C, RB3xx).
+// Checks of line syntax (RB3xx).
 var syntaxChecks = []*Check{rb301, rb302, rb303, rb304, rb305, rb306, rb307, rb308, rb309, rb310, rb311, rb312, rb313}
 
-// rb301 is checker-rules RB301: see its Doc.
+// rb301 is check RB301: see its Doc.
 var rb301 = &Check{
 	Code: "RB301", Name: "unparseable-line", Title: "unparseable line",
 	Severity: Error, Affects: []Family{ALL},
@@ -35,7 +35,7 @@ var rb301 = &Check{
 	},
 }
 
-// rb302 is checker-rules RB302: see its Doc.
+// rb302 is check RB302: see its Doc.
 var rb302 = &Check{
 	Code: "RB302", Name: "missing-colon", Title: "missing colon",
 	Severity: Warning, Affects: []Family{RFC, FM, S94, YNDX, GOT},
@@ -60,7 +60,7 @@ var rb302 = &Check{
 	},
 }
 
-// rb303 is checker-rules RB303: see its Doc.
+// rb303 is check RB303: see its Doc.
 var rb303 = &Check{
 	Code: "RB303", Name: "unknown-directive", Title: "unknown directive",
 	Severity: Warning, Affects: []Family{ALL},
@@ -81,7 +81,7 @@ var rb303 = &Check{
 	},
 }
 
-// rb304 is checker-rules RB304: see its Doc.
+// rb304 is check RB304: see its Doc.
 var rb304 = &Check{
 	Code: "RB304", Name: "misspelled-core-directive", Title: "misspelled core directive",
 	Severity: Error, Affects: []Family{GOOG, BING, YNDX, RFC, FM, S94},
@@ -96,7 +96,7 @@ var rb304 = &Check{
 	run:    func(p *pass) { p.syntaxMisspelled(true) },
 }
 
-// rb305 is checker-rules RB305: see its Doc.
+// rb305 is check RB305: see its Doc.
 var rb305 = &Check{
 	Code: "RB305", Name: "lenient-directive-name", Title: "directive variant accepted only by typo-tolerant robots",
 	Severity: Warning, Affects: []Family{RFC, YNDX, BING, FM, S94, GOT},
@@ -128,7 +128,7 @@ var rb305 = &Check{
 	},
 }
 
-// rb306 is checker-rules RB306: see its Doc.
+// rb306 is check RB306: see its Doc.
 var rb306 = &Check{
 	Code: "RB306", Name: "misspelled-extension-directive", Title: "misspelled extension directive",
 	Severity: Warning, Affects: []Family{BING, YNDX, CC, EXT},
@@ -160,7 +160,7 @@ func (p *pass) syntaxMisspelled(core bool) {
 	}
 }
 
-// rb307 is checker-rules RB307: see its Doc.
+// rb307 is check RB307: see its Doc.
 var rb307 = &Check{
 	Code: "RB307", Name: "empty-user-agent", Title: "empty User-agent",
 	Severity: Error, Affects: []Family{ALL},
@@ -181,7 +181,7 @@ var rb307 = &Check{
 	},
 }
 
-// rb308 is checker-rules RB308: see its Doc.
+// rb308 is check RB308: see its Doc.
 var rb308 = &Check{
 	Code: "RB308", Name: "empty-value", Title: "empty value for a directive that needs one",
 	Severity: Warning, Affects: []Family{BING, YNDX, CC, EXT, GOT},
@@ -204,15 +204,16 @@ var rb308 = &Check{
 	},
 }
 
-// rb309 is checker-rules RB309: see its Doc.
+// rb309 is check RB309: see its Doc.
 var rb309 = &Check{
 	Code: "RB309", Name: "several-values", Title: "several values on one line",
 	Severity: Warning, Affects: []Family{GOOG, CC, FM},
 	Doc: "One line lists several robots, paths or sitemap URLs. Google takes only " +
 		"the first product token of a User-agent value and reads \"/a /b\" as one " +
 		"pattern with a space in it, which no URL contains; legacy crawler-commons " +
-		"splits the list, and substring matchers see the whole text. Both seeds say " +
-		"one value per line: write one line per value.",
+		"splits the list, and substring matchers see the whole text. The 1996 " +
+		"draft's grammar and Moderatobot expect one value per line: write one " +
+		"line per value.",
 	Before: "User-agent: Googlebot Bingbot\nDisallow: /private\n",
 	After:  "User-agent: Googlebot\nUser-agent: Bingbot\nDisallow: /private\n",
 	Fix:    "FX11",
@@ -236,7 +237,7 @@ var rb309 = &Check{
 }
 
 // syntaxValues returns the values of a line that holds several
-// (checker-rules RB309), or nil.
+// (RB309), or nil.
 func syntaxValues(l *line) []string {
 	if !syntaxIsDirective(l) || l.Flags&syntax.MissingColon != 0 {
 		return nil
@@ -288,7 +289,7 @@ func syntaxTokenLike(s string) bool {
 	return letter
 }
 
-// rb310 is checker-rules RB310: see its Doc.
+// rb310 is check RB310: see its Doc.
 var rb310 = &Check{
 	Code: "RB310", Name: "end-of-line-comment", Title: "end-of-line comment",
 	Severity: Info, Thorough: true, Affects: []Family{FM},
@@ -316,7 +317,7 @@ var rb310 = &Check{
 	},
 }
 
-// rb311 is checker-rules RB311: see its Doc.
+// rb311 is check RB311: see its Doc.
 var rb311 = &Check{
 	Code: "RB311", Name: "hash-in-value", Title: "\"#\" cuts the value short",
 	Severity: Warning, Affects: []Family{ALL},
@@ -342,7 +343,7 @@ var rb311 = &Check{
 	},
 }
 
-// rb312 is checker-rules RB312: see its Doc.
+// rb312 is check RB312: see its Doc.
 var rb312 = &Check{
 	Code: "RB312", Name: "non-canonical-layout", Title: "non-canonical whitespace or layout",
 	Severity: Info, Thorough: true, Affects: []Family{FM},
@@ -370,8 +371,8 @@ var rb312 = &Check{
 	},
 }
 
-// syntaxCanonical returns line l as the canonical layout writes it (§H,
-// FX04): the name (canonical spelling when the key is exact), ": ", the
+// syntaxCanonical returns line l as the canonical layout writes it
+// (FX04): the name (canonical spelling when the key is exact), ": ", the
 // value, and the comment with the spacing the author put before it.
 func (p *pass) syntaxCanonical(l *line) string {
 	key := l.key
@@ -393,7 +394,7 @@ func (p *pass) syntaxCanonical(l *line) string {
 	return s
 }
 
-// rb313 is checker-rules RB313: see its Doc.
+// rb313 is check RB313: see its Doc.
 var rb313 = &Check{
 	Code: "RB313", Name: "two-directives-one-line", Title: "two directives on one line",
 	Severity: Error, Affects: []Family{ALL},

@@ -8,8 +8,8 @@ import (
 	"github.com/robotskit/robots/agents"
 )
 
-// specTokens are the crawler tokens checker-rules §0.4 step 10 requires the
-// checker to know, whatever the registry holds.
+// specTokens are the crawler tokens the checker knows whatever the
+// registry holds: the tokens of the major search, SEO and AI crawlers.
 var specTokens = []string{
 	"Googlebot", "Googlebot-Image", "Googlebot-News", "Googlebot-Video",
 	"Storebot-Google", "GoogleOther", "Google-InspectionTool", "Google-Extended",
@@ -23,7 +23,7 @@ var specTokens = []string{
 	"PerplexityBot", "Bytespider", "Amazonbot", "ia_archiver",
 }
 
-// googleOnlyTokens are the Google tokens of checker-rules RB645 besides
+// googleOnlyTokens are the Google tokens of RB645 besides
 // those that start with "googlebot".
 var googleOnlyTokens = []string{
 	"storebot-google", "googleother", "google-inspectiontool", "google-extended",
@@ -32,7 +32,7 @@ var googleOnlyTokens = []string{
 }
 
 // knownTokens returns the product tokens of known crawlers, lower-cased,
-// sorted and without duplicates: those of §0.4 step 10 and those of the
+// sorted and without duplicates: those of specTokens and those of the
 // agents registry.
 var knownTokens = sync.OnceValue(func() []string {
 	set := map[string]bool{}
@@ -60,7 +60,7 @@ func isKnownToken(s string) bool {
 }
 
 // isGoogleOnly reports whether the agent key k (lower case) names only
-// Google robots (checker-rules RB645).
+// Google robots (RB645).
 func isGoogleOnly(k string) bool {
 	if strings.HasPrefix(k, "googlebot") {
 		return true

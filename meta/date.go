@@ -6,10 +6,10 @@ import (
 )
 
 // dateLayouts are the forms of unavailable_after read, each with a numeric
-// zone: parseDate first rewrites a zone name into an offset. Seed 004 asks
-// for RFC 850; Google's documentation also accepts "widely adopted formats
-// including RFC 822, RFC 850 and ISO 8601", and its own example is
-// "25 Jun 2010 15:00:00 PST".
+// zone: parseDate first rewrites a zone name into an offset. Older guides
+// quoting Google ask for RFC 850; Google's documentation also accepts
+// "widely adopted formats including RFC 822, RFC 850 and ISO 8601", and
+// its own example is "25 Jun 2010 15:00:00 PST".
 var dateLayouts = []string{
 	"Monday, 2-Jan-06 15:04:05 -0700",   // RFC 850
 	"Monday, 2-Jan-2006 15:04:05 -0700", // RFC 850 with a four-digit year, common in practice

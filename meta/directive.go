@@ -126,8 +126,9 @@ type spec struct {
 	valued bool
 }
 
-// known lists the directives robots document. Sources: seed 004's table
-// (all, noindex, nofollow, none, noarchive, nosnippet, noodp, notranslate,
+// known lists the directives robots document. Sources: the table of
+// Google's robots meta tag documentation as older guides quote it (all,
+// noindex, nofollow, none, noarchive, nosnippet, noodp, notranslate,
 // noimageindex, unavailable_after); Google Search Central, "Robots meta tag,
 // data-nosnippet, and X-Robots-Tag specifications" (index, follow,
 // indexifembedded, max-snippet, max-image-preview, max-video-preview,
@@ -228,7 +229,7 @@ func newDirective(text, robot string, src Source, field, line int) Directive {
 		t, note, ok := parseDate(value)
 		if !ok {
 			d.kind = kBroken
-			d.Problem = "unreadable date " + strconv.Quote(value) + "; robots ignore unavailable_after (seed 004 asks for RFC 850, e.g. \"Monday, 25-Jun-2035 15:00:00 GMT\")"
+			d.Problem = "unreadable date " + strconv.Quote(value) + "; robots ignore unavailable_after (Google asks for a widely adopted format such as RFC 850, e.g. \"Monday, 25-Jun-2035 15:00:00 GMT\")"
 			break
 		}
 		d.date = t

@@ -2,9 +2,10 @@
 // tags of its HTML and the X-Robots-Tag and Robots-Tag response headers.
 //
 // robots.txt governs crawling; these govern indexing and serving, per
-// robot (seed 004, "Controlling Indexing and Serving"). The package parses
-// every source into [Directive] values that keep where they came from, and
-// [For] combines them for one robot into a [Verdict]:
+// robot (Google's robots meta tag and X-Robots-Tag documentation,
+// https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag).
+// The package parses every source into [Directive] values that keep where
+// they came from, and [For] combines them for one robot into a [Verdict]:
 //
 //	ds := meta.FromHeader(resp.Header)
 //	doc, _ := meta.ReadHTML(body, meta.DefaultMaxBytes)
@@ -16,9 +17,10 @@
 //
 //   - <meta name="robots" content="…"> applies to every robot; a robot's own
 //     token as the name (<meta name="googlebot" …>) applies to that robot
-//     only (seed 004). Names are compared ASCII case-insensitively. Seed
-//     004's own example writes value="…" instead of content="…"; the value
-//     attribute is read when content is missing, with a problem noted.
+//     only (Google's documentation). Names are compared ASCII
+//     case-insensitively. Some published examples write value="…" instead
+//     of content="…"; the value attribute is read when content is missing,
+//     with a problem noted.
 //   - X-Robots-Tag: a comma-separated list, optionally after a "robot:"
 //     prefix that addresses the rest of the list to one robot
 //     ("X-Robots-Tag: googlebot: noindex, nofollow"). Several headers add
@@ -36,11 +38,10 @@
 // # Combination
 //
 // For one robot, the restrictive directives of the generic and the
-// robot-specific sources add up: "the search engine will use the sum of
-// the negative directives" (seed 004; draft-illyes-repext-00 §2.1.2). A
-// page with <meta name="robots" content="nofollow"> and <meta
-// name="googlebot" content="noindex"> is noindex, nofollow for Googlebot
-// and nofollow for any other robot. Of two limits the stricter wins:
+// robot-specific sources add up (Google's robots meta tag documentation;
+// draft-illyes-repext-00 §2.1.2). A page with <meta name="robots"
+// content="nofollow"> and <meta name="googlebot" content="noindex"> is
+// noindex, nofollow for Googlebot and nofollow for any other robot. Of two limits the stricter wins:
 // the smaller max-snippet and max-video-preview, the smaller
 // max-image-preview, the earlier unavailable_after. "all", "index" and
 // "follow" are the defaults and never lift a restriction.

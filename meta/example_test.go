@@ -9,8 +9,9 @@ import (
 	"github.com/robotskit/robots/meta"
 )
 
-// Seed 004's per-robot example: the generic tag and Googlebot's own tag add
-// up for Googlebot; another robot reads only the generic one.
+// The per-robot example of Google's robots meta tag documentation: the
+// generic tag and Googlebot's own tag add up for Googlebot; another robot
+// reads only the generic one.
 func ExampleFor() {
 	page := `<html><head>
 <meta name="robots" content="nofollow">

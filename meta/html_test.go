@@ -52,7 +52,7 @@ func TestReadHTML(t *testing.T) {
 			t.Errorf("directive %d %q on line %d, want %d", i, d.Text, d.Line, lines[i])
 		}
 	}
-	// Seed 004's value="…" form is read, with a note.
+	// The value="…" form some published examples use is read, with a note.
 	if p := doc.Directives[3].Problem; !strings.Contains(p, "value attribute") {
 		t.Errorf("value= problem %q", p)
 	}

@@ -34,10 +34,11 @@ func with(mod func(*flags)) flags {
 	return f
 }
 
-// TestSeed004Table has one case per row of seed 004's "Valid indexing &
-// serving directives" table, read from a robots <meta> content, plus the
+// TestGoogleTable has one case per row of the "Valid indexing & serving
+// directives" table of Google's robots meta tag documentation (as older
+// guides quote it), read from a robots <meta> content, plus the
 // directives Google documents beyond it.
-func TestSeed004Table(t *testing.T) {
+func TestGoogleTable(t *testing.T) {
 	tests := []struct {
 		content string
 		want    flags
@@ -63,7 +64,7 @@ func TestSeed004Table(t *testing.T) {
 		{"noimageindex", with(func(f *flags) { f.NoImageIndex = true }), false},
 		// "unavailable_after: [RFC-850 date/time]"
 		{"unavailable_after: Monday, 25-Jun-35 15:00:00 GMT", with(func(f *flags) { f.Until = "2035-06-25T15:00:00Z" }), false},
-		// Beyond the seed: Bing's nocache = noarchive; Yahoo's noydir;
+		// Beyond that table: Bing's nocache = noarchive; Yahoo's noydir;
 		// Google's limits and indexifembedded.
 		{"nocache", with(func(f *flags) { f.NoArchive = true }), false},
 		{"noydir", open0, true},
@@ -93,10 +94,11 @@ func TestSeed004Table(t *testing.T) {
 	}
 }
 
-// TestSeed004Combined is seed 004's "Handling combined indexing and serving
-// directives": a comma list, and the per-robot example where Googlebot
-// reads "noindex, nofollow" and every other robot "nofollow".
-func TestSeed004Combined(t *testing.T) {
+// TestGoogleCombined is "Handling combined indexing and serving
+// directives" of Google's robots meta tag documentation: a comma list, and
+// the per-robot example where Googlebot reads "noindex, nofollow" and
+// every other robot "nofollow".
+func TestGoogleCombined(t *testing.T) {
 	doc := readHTML(t, `<meta name="robots" content="noindex, nofollow">`)
 	if got := flagsOf(For(doc.Directives, "AnyBot")); got != with(func(f *flags) { f.NoIndex, f.NoFollow = true, true }) {
 		t.Errorf("combined list: %+v", got)
@@ -183,7 +185,7 @@ func TestMalformed(t *testing.T) {
 
 func TestDates(t *testing.T) {
 	tests := []struct{ in, want, note string }{
-		{"Monday, 25-Jun-35 15:00:00 GMT", "2035-06-25T15:00:00Z", ""},   // RFC 850, seed 004
+		{"Monday, 25-Jun-35 15:00:00 GMT", "2035-06-25T15:00:00Z", ""},   // RFC 850, as Google's older guides ask
 		{"Monday, 25-Jun-2035 15:00:00 GMT", "2035-06-25T15:00:00Z", ""}, // four-digit year
 		{"Mon, 25 Jun 2035 15:00:00 GMT", "2035-06-25T15:00:00Z", ""},    // RFC 1123
 		{"Mon, 25 Jun 35 15:00 EST", "2035-06-25T20:00:00Z", ""},         // RFC 822

@@ -78,9 +78,9 @@ func hasToken(tokens []string, robot string) bool {
 
 // For combines the directives of ds that apply to a robot with product
 // tokens tokens into one Verdict: the sum of the restrictive directives,
-// the stricter of two limits (seed 004, "Handling combined indexing and
-// serving directives"). With no tokens, only the directives for every robot
-// count.
+// the stricter of two limits (Google's robots meta tag documentation,
+// "Handling combined indexing and serving rules"). With no tokens, only
+// the directives for every robot count.
 func For(ds []Directive, tokens ...string) Verdict {
 	v := Verdict{MaxSnippet: -1, MaxVideoPreview: -1}
 	var positive []string // index, follow, all: noted when overruled

@@ -4,11 +4,12 @@
 // tags apply to the robot, and what follows: may the robot crawl the
 // page, index it, follow its links, show a snippet, and until when.
 //
-// Seed 004 asks webmasters to "examine your site the same way as Google
-// does"; its note on indexing controls is the trap this package reports
-// first: "in order for a crawler to find a meta tag or HTTP header element,
-// the crawler must be able to crawl the page". A noindex on a page that
-// robots.txt disallows is never seen.
+// The trap this package reports first is the one Google's robots meta tag
+// documentation warns about
+// (https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag):
+// a robot finds a robots <meta> tag or an X-Robots-Tag header only on a
+// page it may crawl, so a noindex on a page that robots.txt disallows is
+// never seen.
 //
 //	var in page.Inspector
 //	rep, err := in.Inspect(ctx, "https://example.com/private/report", page.RobotNamed("Googlebot"))

@@ -71,9 +71,9 @@ type answers struct{ crawlable, indexable, follow, snippet bool }
 
 func answersOf(r *Report) answers { return answers{r.Crawlable, r.Indexable, r.Follow, r.Snippet} }
 
-// TestDisallowedNoindex is seed 004's note: "in order for a crawler to
-// find a meta tag or HTTP header element, the crawler must be able to
-// crawl the page". A disallowed page's noindex is never seen.
+// TestDisallowedNoindex is the note of Google's robots meta tag
+// documentation: indexing rules are found only on a page the robot may
+// crawl. A disallowed page's noindex is never seen.
 func TestDisallowedNoindex(t *testing.T) {
 	srv := site(t, "User-agent: *\nDisallow: /private/\n", map[string]http.HandlerFunc{
 		"/private/": html(`<html><head><meta name="robots" content="noindex"></head><body>secret</body></html>`),

@@ -7,8 +7,8 @@ import (
 )
 
 // A Report is a page as one robot sees it. Its JSON form is the output of
-// `robots page -format json` and of the API's /api/v1/page (DESIGN.md,
-// contracts).
+// `robots page -format json` and of the API's /api/v1/page (README, "The
+// web checker and JSON API").
 type Report struct {
 	// URL is the page asked for; FinalURL where its redirects led.
 	URL      string `json:"url"`
@@ -28,8 +28,8 @@ type Report struct {
 	// 2xx page, and no noindex-class directive applies to it and no
 	// unavailable_after date has passed. A page robots.txt disallows is
 	// never read, so its directives do not apply: it may still be indexed
-	// from links, without its content (seed 004), and is reported
-	// indexable with a warning.
+	// from links, without its content (Google's robots meta tag
+	// documentation), and is reported indexable with a warning.
 	Indexable bool `json:"indexable"`
 	// Follow is whether the robot follows the page's links: it may crawl
 	// the page, reached a 2xx page, and no nofollow applies.

@@ -19,7 +19,7 @@ func (s *inspection) verdicts() {
 	if !rep.Crawlable {
 		w("%s does not fetch this page: %s", rep.Robot, strings.Join(s.hidden, "; "))
 		if seen := s.restrictive(); len(seen) > 0 {
-			w("%s is invisible because robots.txt disallows this URL: %s never reads it, so the URL can still be indexed from links, without its content; allow crawling for %s to take effect (seed 004)",
+			w("%s is invisible because robots.txt disallows this URL: %s never reads it, so the URL can still be indexed from links, without its content; allow crawling for %s to take effect (Google's robots meta tag documentation)",
 				strings.Join(seen, ", "), rep.Robot, strings.Join(seen, ", "))
 		} else {
 			w("a page robots.txt disallows can still be indexed from links, without its content; to keep it out of results, allow crawling and add noindex")

@@ -64,22 +64,25 @@ const (
 	Disallow
 	// Sitemap names a sitemap URL; it belongs to no group (RFC 9309 §2.3.5).
 	Sitemap
-	// CrawlDelay asks for a pause between requests, in seconds (seed 001).
+	// CrawlDelay asks for a pause between requests, in seconds (Bing's and
+	// Yandex's documentation).
 	CrawlDelay
-	// RequestRate limits requests per time span, e.g. 1/30 (seed 001).
+	// RequestRate limits requests per time span, e.g. 1/30 (Sean Conner's
+	// "An Extended Standard for Robot Exclusion").
 	RequestRate
 	// VisitTime limits crawling to a daily UTC window, e.g. 2300-0430
-	// (seed 001).
+	// (the extended standard).
 	VisitTime
-	// Host names the preferred mirror; Yandex only (seed 000).
+	// Host names the preferred mirror; Yandex only (Yandex's robots.txt
+	// help).
 	Host
 	// CleanParam names URL parameters that do not change content; Yandex
-	// only (seed 000).
+	// only (Yandex's robots.txt help).
 	CleanParam
 	// RobotVersion says which version of the exclusion standard a group
-	// follows, 1.0 or 2.0 (seeds 000, 001).
+	// follows, 1.0 or 2.0 (the extended standard).
 	RobotVersion
-	// Comment is the extended standard's Comment directive (seed 001), not a
+	// Comment is the extended standard's Comment directive, not a
 	// '#' comment.
 	Comment
 	numFields

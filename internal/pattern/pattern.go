@@ -177,7 +177,8 @@ func NeedsRFC(s string, side Side) bool {
 //     matches them, while a rule's own `*` and final `$` stay operators;
 //   - a `$` that is not last is an ordinary octet on either side (§2.2.3
 //     gives `$` a meaning only at the end), so it is encoded too: the rule
-//     /earn$* matches /earn$1 (seed 002's "Exotic Usage of Wildcards").
+//     /earn$* matches /earn$1 (Mandelbot's robots.txt documentation,
+//     "Exotic Usage of Wildcards").
 //
 // A `%` not followed by two hex digits is kept as is.
 func AppendRFC(dst []byte, s string, side Side) []byte {

@@ -7,7 +7,7 @@ import (
 )
 
 // CheckResponse is the JSON of `robots check -format json` and of
-// POST /api/v1/check (DESIGN.md's contracts).
+// POST /api/v1/check (docs/schema/check.schema.json).
 type CheckResponse struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Fixed is the corrected file; only the API sends it.
@@ -19,7 +19,8 @@ type CheckResponse struct {
 	Robots *string `json:"robots,omitempty"`
 }
 
-// Diagnostic is one finding, the record of checker-rules §0.3.
+// Diagnostic is one finding: a check's code, severity, position, message,
+// explanation, affected families and fix.
 type Diagnostic struct {
 	Code     string `json:"code"`
 	Name     string `json:"name"`

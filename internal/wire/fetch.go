@@ -152,7 +152,8 @@ func Summarize(f *syntax.File, rules *robots.Rules) *FileSummary {
 	return s
 }
 
-// traceOf converts a fetch result into what the §A checks read.
+// LintFetch converts a fetch result into what the fetch checks (RB1xx)
+// read.
 func LintFetch(res *fetch.Result) *lint.Fetch {
 	tr := &lint.Fetch{
 		Elapsed: res.Duration,

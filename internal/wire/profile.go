@@ -5,8 +5,8 @@ import (
 	"github.com/robotskit/robots/lint"
 )
 
-// profileFamilies maps a profile to the family of checker-rules whose
-// findings concern it.
+// profileFamilies maps a profile to the lint family whose findings concern
+// it.
 var profileFamilies = map[robots.Profile]lint.Family{
 	robots.Google: lint.GOOG, robots.RFC9309: lint.RFC, robots.Bing: lint.BING,
 	robots.Yandex: lint.YNDX, robots.Draft1996: lint.FM, robots.Strict1994: lint.S94,

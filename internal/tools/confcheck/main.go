@@ -1,7 +1,10 @@
-// Command confcheck runs the shared conformance sets through `robots test
-// -jsonl` and fails on any disagreement with their labels. .ci/run uses it:
+// Command confcheck runs the conformance sets through `robots test -jsonl`
+// and fails on any disagreement with their labels. .ci/run uses it:
 //
-//	confcheck -robots ./robots -dir ../shared/conformance
+//	confcheck -robots ./robots -dir DIR
+//
+// DIR holds the labelled sets listed in sets (google-cases.jsonl …);
+// testdata/conformance has the uncompressed ones.
 //
 // For every set it prints the agreement count; it ends with the line
 // "N passed, N failed" (one per set) and exits 1 if anything failed, 2 on an
@@ -26,7 +29,7 @@ type set struct {
 	file    string
 	profile string // robots test -profile
 	label   string // field holding the expected verdict
-	rows    int    // rows the shared README announces
+	rows    int    // rows the set holds
 }
 
 var sets = []set{
@@ -41,8 +44,13 @@ var sets = []set{
 
 func main() {
 	bin := flag.String("robots", "robots", "the robots `binary` to check")
-	dir := flag.String("dir", "../shared/conformance", "the conformance `folder`")
+	dir := flag.String("dir", "", "the conformance `folder` (required)")
 	flag.Parse()
+	if *dir == "" {
+		fmt.Fprintln(os.Stderr, "confcheck: -dir is required")
+		flag.Usage()
+		os.Exit(2)
+	}
 	passed, failed := 0, 0
 	for _, s := range sets {
 		ok, err := run(*bin, *dir, s)

@@ -2,7 +2,7 @@
 // prints, as a Markdown table, how many files each check fires on: the most
 // common problems of real robots.txt files. The README's table comes from
 //
-//	go run ./internal/tools/lintstats -dir ../shared/corpus/robots
+//	go run ./internal/tools/lintstats -dir /path/to/corpus/robots
 //
 // Every file is read as a robot reads it, up to 500 KiB.
 package main
