@@ -15,7 +15,8 @@ import (
 )
 
 // MaxBytes is how much of a robots.txt body a robot reads: Google reads
-// 500 KiB and ignores what follows (seed 003), and RFC 9309 §2.5 asks every
+// 500 KiB and ignores what follows ("How Google interprets the robots.txt
+// specification", file size limit), and RFC 9309 §2.5 asks every
 // crawler to parse at least that much. Parse and Compile interpret all the
 // bytes they are given, as the reference library does; whoever reads a body
 // from a file or the network stops at MaxBytes (the fetcher and the command
@@ -356,6 +357,7 @@ type builder struct {
 	// scratch for finish
 	tg     []tokGroup
 	tg2    []tokGroup // scratch for sortTokens
+	wg     []tokGroup // whole names that are not product tokens
 	gs     []int32    // merged groups of the planned sets
 	plans  []setPlan
 	keys   []uint64
@@ -363,6 +365,7 @@ type builder struct {
 	counts []uint32
 	offs   []uint32
 	ents   []agentEntry
+	wents  []agentEntry // of the whole names, wg
 	gset   []int32
 	subs   []subIndex
 	tab    []uint32
@@ -387,6 +390,7 @@ func newBuilder(p Profile) *builder {
 	b.arena, b.raw, b.groups, b.agents, b.exts = b.arena[:0], b.raw[:0], b.groups[:0], b.agents[:0], b.exts[:0]
 	b.tg, b.gs, b.plans, b.keys, b.tmp = b.tg[:0], b.gs[:0], b.plans[:0], b.keys[:0], b.tmp[:0]
 	b.offs, b.ents, b.gset = b.offs[:0], b.ents[:0], b.gset[:0]
+	b.wg, b.wents = b.wg[:0], b.wents[:0]
 	b.subs, b.tab, b.lens = b.subs[:0], b.tab[:0], b.lens[:0]
 	return b
 }
@@ -524,6 +528,18 @@ func productToken(v string) string {
 	return v[:i]
 }
 
+// wholeName returns a User-agent value up to its first '/' or white
+// space: the robot's name as written ("MJ12bot/v1.4" → "MJ12bot"), which
+// robots read by whole name compare ([Agent.WholeName]).
+func wholeName(v string) string {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '/' || isCSpace(v[i]) {
+			return v[:i]
+		}
+	}
+	return v
+}
+
 func isTokenChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
 }
@@ -623,15 +639,18 @@ func (b *builder) finish() *Rules {
 	// the pool. One allocation instead of nine is less work for Parse and
 	// keeps what a check reads of a file close together: the rulesets,
 	// agents, buckets and text.
-	n := words[ruleset](len(b.sets)) + words[agentEntry](len(b.ents)) + words[uint32](len(b.offs)) +
+	n := words[ruleset](len(b.sets)) + words[agentEntry](len(b.ents)+len(b.wents)) + words[uint32](len(b.offs)) +
 		words[subIndex](len(b.subs)) + words[uint32](len(b.tab)) + words[uint32](len(b.lens)) +
 		words[groupInfo](len(b.groups)) + words[span](len(b.agents)) + words[ext](len(b.exts)) +
 		words[byte](len(b.arena))
 	buf := make([]uint64, n)
 	r.sets = carve[ruleset](&buf, len(b.sets))
 	copy(r.sets, b.sets)
-	r.agents = carve[agentEntry](&buf, len(b.ents))
-	copy(r.agents, b.ents)
+	// The whole names' entries follow the product tokens' (Rules.wholes).
+	ents := carve[agentEntry](&buf, len(b.ents)+len(b.wents))
+	copy(ents, b.ents)
+	copy(ents[len(b.ents):], b.wents)
+	r.agents = ents[:len(b.ents):len(ents)]
 	r.offs = carve[uint32](&buf, len(b.offs))
 	copy(r.offs, b.offs)
 	if len(b.subs) > 0 {
@@ -688,6 +707,11 @@ func carve[T any](buf *[]uint64, n int) []T {
 // "*" groups. A group named alone by several tokens gets one ruleset. The
 // sets are planned first, so that their rules can be sorted straight into
 // one exactly sized slice.
+//
+// A User-agent value whose whole name (wholeName) is not a product token,
+// such as "MJ12bot", also gives that name a ruleset, merged the same way,
+// for the robots read by whole name ([Agent.WholeName]); most files have
+// no such value.
 func (b *builder) planMerged(r *Rules) {
 	// Lower-cased product tokens, with the group that names each.
 	for gi := range b.groups {
@@ -697,28 +721,26 @@ func (b *builder) planMerged(r *Rules) {
 			if isGlobal(v) {
 				continue
 			}
-			t := b.str(productToken(v))
+			p := productToken(v)
+			t := b.str(p)
 			lowerASCII(b.arena[t.off : t.off+t.n])
 			// Appended empty and filled in place: see rule.set.
 			b.tg = append(b.tg, tokGroup{})
 			tg := &b.tg[len(b.tg)-1]
 			tg.key, tg.tok, tg.group = foldKey(b.view(t)), t, int32(gi)
+			if n := len(p); n < len(v) && v[n] != '/' && !isCSpace(v[n]) {
+				// v (a view of the arena as it was) is still intact.
+				w := b.str(wholeName(v))
+				lowerASCII(b.arena[w.off : w.off+w.n])
+				b.wg = append(b.wg, tokGroup{key: foldKey(b.view(w)), tok: w, group: int32(gi)})
+			}
 		}
 	}
 	b.sortTokens()
-	for i := 0; i < len(b.tg); {
-		gsLo := len(b.gs)
-		j := i
-		for ; j < len(b.tg) && b.view(b.tg[j].tok) == b.view(b.tg[i].tok); j++ {
-			if len(b.gs) == gsLo || b.gs[len(b.gs)-1] != b.tg[j].group {
-				b.gs = append(b.gs, b.tg[j].group)
-			}
-		}
-		set := b.planSet(gsLo)
-		b.ents = append(b.ents, agentEntry{})
-		e, tg := &b.ents[len(b.ents)-1], &b.tg[i]
-		e.key, e.off, e.n, e.set, e.group = tg.key, tg.tok.off, tg.tok.n, set, b.gs[gsLo]
-		i = j
+	b.ents = b.planEntries(b.tg, b.ents)
+	if len(b.wg) > 0 {
+		slices.SortFunc(b.wg, b.tokCompare)
+		b.wents = b.planEntries(b.wg, b.wents)
 	}
 	gsLo := len(b.gs)
 	for gi := range b.groups {
@@ -730,6 +752,27 @@ func (b *builder) planMerged(r *Rules) {
 		r.global = b.planSet(gsLo) + 1
 		r.globalGroup = b.gs[gsLo] + 1
 	}
+}
+
+// planEntries plans a ruleset for each distinct token of tg, sorted as
+// sortTokens sorts it, merging the groups that name it, and appends their
+// entries to ents.
+func (b *builder) planEntries(tg []tokGroup, ents []agentEntry) []agentEntry {
+	for i := 0; i < len(tg); {
+		gsLo := len(b.gs)
+		j := i
+		for ; j < len(tg) && b.view(tg[j].tok) == b.view(tg[i].tok); j++ {
+			if len(b.gs) == gsLo || b.gs[len(b.gs)-1] != tg[j].group {
+				b.gs = append(b.gs, tg[j].group)
+			}
+		}
+		set := b.planSet(gsLo)
+		ents = append(ents, agentEntry{})
+		e, t := &ents[len(ents)-1], &tg[i]
+		e.key, e.off, e.n, e.set, e.group = t.key, t.tok.off, t.tok.n, set, b.gs[gsLo]
+		i = j
+	}
+	return ents
 }
 
 // sortTokens sorts b.tg by token, and equal tokens in file order (by group,

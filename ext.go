@@ -44,12 +44,13 @@ func (r *Rules) Group(agent string) (Group, bool) {
 }
 
 // AgentGroup returns the groups that apply to the robot a, and false when
-// none does: those that name its first token with a group of its own,
-// merged, or (under the profiles that obey one record) the first record
-// for it; else the "*" groups, unless a ignores them.
+// none does: those that name its first token with a group of its own
+// (by whole name when a asks for it, see [Agent.WholeName]), merged, or
+// (under the profiles that obey one record) the first record for it; else
+// the "*" groups, unless a ignores them.
 //
 // Under [Bing], a robot whose own groups set no Crawl-delay keeps the "*"
-// groups' one (checker-rules §0.1 BING: a bingbot section replaces the
+// groups' one (Bing's webmaster guidance: a bingbot section replaces the
 // default section except for Crawl-delay); [Group.CrawlDelay] returns it.
 func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 	if r == nil {
@@ -64,15 +65,22 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 			}
 			continue
 		}
-		e := r.find(t)
-		if e == nil {
-			continue
+		whole := a.WholeName && !isProductToken(t)
+		tok := t
+		if whole {
+			if _, _, ok := r.wholeEntry(t); !ok {
+				continue
+			}
+		} else {
+			e := r.find(t)
+			if e == nil {
+				continue
+			}
+			tok = r.text[e.off : e.off+e.n]
 		}
-		tok := r.text[e.off : e.off+e.n]
 		for i := range r.groups {
 			for _, a := range r.agentSpans[r.groups[i].agLo:r.groups[i].agHi] {
-				v := r.str(a)
-				if !isGlobal(v) && strings.EqualFold(productToken(v), tok) {
+				if v := r.str(a); !isGlobal(v) && namesToken(v, tok, whole) {
 					r.addGroup(&g, i)
 					break
 				}
@@ -95,6 +103,16 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 		}
 	}
 	return g, len(g.Lines) > 0
+}
+
+// namesToken reports whether the User-agent value v, not "*", names the
+// token tok: by its whole name (wholeName) when whole is set, else by its
+// product token.
+func namesToken(v, tok string, whole bool) bool {
+	if whole {
+		return equalFold(wholeName(v), tok)
+	}
+	return equalFold(productToken(v), tok)
 }
 
 // globalExtensions returns the extensions of field f of the "*" groups.
@@ -158,7 +176,8 @@ func (r *Rules) each(f syntax.Field) []string {
 func (r *Rules) Sitemaps() []string { return r.each(syntax.Sitemap) }
 
 // Host returns the value of the file's first Host line, Yandex's preferred
-// mirror (seed 000: only the first Host counts).
+// mirror (Yandex's robots.txt help; Moderatobot too: only the first Host
+// counts).
 func (r *Rules) Host() (string, bool) {
 	for _, v := range r.each(syntax.Host) {
 		if v != "" {
@@ -169,7 +188,8 @@ func (r *Rules) Host() (string, bool) {
 }
 
 // CleanParam is a Yandex Clean-param line: URL parameters that do not change
-// a page's content, for the paths starting with Path (seed 000).
+// a page's content, for the paths starting with Path (Yandex's robots.txt
+// help, https://yandex.com/support/webmaster/controlling-robot/robots-txt.html).
 type CleanParam struct {
 	Params []string
 	Path   string // "" means every path
@@ -177,7 +197,7 @@ type CleanParam struct {
 
 // CleanParams returns the file's Clean-param lines that parse, in file
 // order. The syntax is "p1&p2 [path-prefix]"; a line longer than 500
-// characters is ignored, as Yandex ignores it (seed 000).
+// characters is ignored, as Yandex ignores it (Yandex's Clean-param help).
 func (r *Rules) CleanParams() []CleanParam {
 	var out []CleanParam
 	for _, v := range r.each(syntax.CleanParam) {
@@ -220,8 +240,8 @@ func (g Group) first(f syntax.Field) (string, bool) {
 }
 
 // CrawlDelay returns the group's first Crawl-delay, a number of seconds
-// (seed 001; fractions such as 0.5 are accepted, as Bing and Yandex read
-// them). ok is false when there is none or it is not a non-negative number.
+// (Bing's and Yandex's documentation; fractions such as 0.5 are accepted,
+// as Bing and Yandex read them). ok is false when there is none or it is not a non-negative number.
 func (g Group) CrawlDelay() (d time.Duration, ok bool) {
 	v, ok := g.first(syntax.CrawlDelay)
 	if !ok {
@@ -243,8 +263,9 @@ func parseSeconds(v string) (time.Duration, bool) {
 }
 
 // RequestRate is an extended-standard Request-rate: at most Requests
-// requests every Per, optionally only within Window (seed 001: "1/30" is one
-// request every 30 seconds; "1/10m 0600-0845" adds a UTC window).
+// requests every Per, optionally only within Window (Sean Conner's "An
+// Extended Standard for Robot Exclusion": "1/30" is one request every 30
+// seconds; "1/10m 0600-0845" adds a UTC window).
 type RequestRate struct {
 	Requests int
 	Per      time.Duration
@@ -301,7 +322,8 @@ func parseRequestRate(v string) (RequestRate, bool) {
 }
 
 // VisitTime is an extended-standard Visit-time: the daily window, in UTC,
-// in which a robot may crawl (seed 001: "2300-0430" is 23:00 to 04:30 GMT).
+// in which a robot may crawl (Sean Conner's extended standard: "2300-0430"
+// is 23:00 to 04:30 GMT).
 // From and To are offsets from midnight; a window with To before From runs
 // past midnight.
 type VisitTime struct {
@@ -364,5 +386,5 @@ func parseClock(s string) (time.Duration, bool) {
 }
 
 // RobotVersion returns the group's first Robot-version value ("1.0" or
-// "2.0" in the extended standard, seed 000).
+// "2.0" in Sean Conner's extended standard).
 func (g Group) RobotVersion() (string, bool) { return g.first(syntax.RobotVersion) }

@@ -30,6 +30,16 @@ func FuzzDecide(f *testing.F) {
 			if d2 := robots.Compile(syntax.Parse("", src), p).Decide(agent, url); d2 != d {
 				t.Fatalf("[%v] Compile decides %+v, Parse decides %+v", p, d2, d)
 			}
+			// Agent.WholeName changes nothing for a product token (RFC 9309
+			// §2.2.1: [A-Za-z_-]+), and whole names decide as Compile's.
+			w := robots.Agent{Tokens: []string{agent}, WholeName: true}
+			dw := r.DecideAgent(w, url)
+			if isProductToken(agent) && dw != d {
+				t.Fatalf("[%v] Decide(%q, %q) = %+v, with WholeName %+v", p, agent, url, d, dw)
+			}
+			if d2 := robots.Compile(syntax.Parse("", src), p).DecideAgent(w, url); d2 != dw {
+				t.Fatalf("[%v] with WholeName, Compile decides %+v, Parse decides %+v", p, d2, dw)
+			}
 		}
 	})
 }
@@ -43,6 +53,19 @@ var fuzzSeeds = []struct{ robots, agent, url string }{
 	{"User-agent: *\nDisallow: /a$\nDisallow: /*b\nAllow: /a/*\n", "x", "http://x/a#/a/b"},
 	{"User-agent: *\nDisallow: /%7Ejoe\nAllow: /robots.txt\nDisallow: /*.gif$\n", "x", "/~joe/a.gif"},
 	{"User-agent: Foo\n\nDisallow: /a\nUser-agent: FooBot/2\nDisallow:\nDisallow: /a*\n\nUser-agent: *\nAllow: /\nDisallow: /a\n", "FooBot-News", "/a*b"},
+	// Names that are not product tokens, read whole with Agent.WholeName.
+	{"User-agent: MJ12bot/v1.4\nDisallow: /a\n\nUser-agent: MJ\nAllow: /a\n\nUser-agent: archive.org_bot x\nDisallow: /\n", "MJ12bot", "/a"},
+	{"User-agent: archive.org_bot\nDisallow: /\nUser-agent: *\nAllow: /\n", "archive", "/x"},
+}
+
+// isProductToken reports whether s is an RFC 9309 §2.2.1 product token.
+func isProductToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; !('a' <= c && c <= 'z' || s[i] == '-' || s[i] == '_') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // TestDecideRandom runs the same comparison as FuzzDecide over generated

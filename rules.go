@@ -25,7 +25,7 @@ type Rules struct {
 	sets        []ruleset
 	offs        []uint32     // bucket starts of indexed rulesets, some with subFlag
 	hashed      *hashed      // nil unless a bucket's literal rules are hashed
-	agents      []agentEntry // sorted by lower-cased token
+	agents      []agentEntry // sorted by lower-cased token; whole names in [len:cap] (wholes)
 	global      int32        // 1 + ruleset of the "*" groups; 0: none
 	globalGroup int32        // 1 + first "*" group; 0: none
 	firstRecord bool         // sem.firstRecord: agents are found by record
@@ -119,6 +119,34 @@ func (r *Rules) entry(tok string) (set, group int32, ok bool) {
 	return -1, -1, false
 }
 
+// wholeEntry is entry for a robot read by its whole name (see
+// [Agent.WholeName]): the ruleset and first group of the groups one of
+// whose User-agent values names it whole (see wholeName), merged as entry
+// merges those that name a product token. An empty name names no group.
+// The record profiles already compare whole values: there it is entry.
+func (r *Rules) wholeEntry(name string) (set, group int32, ok bool) {
+	if r.firstRecord {
+		return r.record(name)
+	}
+	if name == "" {
+		return -1, -1, false
+	}
+	ws := r.wholes()
+	i, found := slices.BinarySearchFunc(ws, name, func(e agentEntry, name string) int {
+		return -compareFold(name, r.text[e.off:e.off+e.n])
+	})
+	if !found {
+		return -1, -1, false
+	}
+	return ws[i].set, ws[i].group, true
+}
+
+// wholes returns the entries of the whole names of the file's User-agent
+// values that are not product tokens ("archive.org_bot", "MJ12bot"),
+// lower-cased and sorted: they follow the product tokens' entries, in
+// agents[len:cap], so that Rules is no larger for them.
+func (r *Rules) wholes() []agentEntry { return r.agents[len(r.agents):cap(r.agents)] }
+
 // record returns the first record that names the robot whose name token
 // is name (see semantics.nameInValue), ignoring ASCII case. Records
 // without rule lines have no ruleset and are skipped.
@@ -172,6 +200,20 @@ func lower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// equalFold reports whether s and t are equal ignoring ASCII case (and
+// only ASCII case, as every comparison of names in this package).
+func equalFold(s, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if lower(s[i]) != lower(t[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // find returns the entry of the token equal to agent ignoring ASCII case.
@@ -705,6 +747,28 @@ type Agent struct {
 	// IgnoreGlobal is set for robots that obey only groups that name them
 	// and never the "*" groups, such as Google's AdsBot-Google.
 	IgnoreGlobal bool
+	// WholeName reads the robot by its whole name, for robots whose names
+	// are not product tokens. RFC 9309 §2.2.1 allows only [A-Za-z_-]+ in a
+	// product token, and its parsers, Google's among them, compare only the
+	// leading run of those characters of a User-agent value: "User-agent:
+	// archive.org_bot" names "archive", "User-agent: MJ12bot" names "MJ".
+	// Yet those crawlers document such lines as naming them
+	// (https://archive.org/details/archive.org_bot, https://mj12bot.com/).
+	// With WholeName, each token of Tokens that is not a product token
+	// names the groups one of whose User-agent values, cut at its first '/'
+	// or white space, equals it ignoring ASCII case ("MJ12bot" and
+	// "mj12bot/v1.4" both name MJ12bot), merged as a product token's groups
+	// are. Tokens that are product tokens are compared as without it, so
+	// it changes nothing for Google's robots; an empty token names no
+	// group. The profiles that obey one record (Draft1996, Strict1994)
+	// compare whole values anyway.
+	WholeName bool
+}
+
+// isProductToken reports whether t is a product token as RFC 9309 §2.2.1
+// defines it: one or more of [A-Za-z_-].
+func isProductToken(t string) bool {
+	return t != "" && len(productToken(t)) == len(t)
 }
 
 // DecideAgent decides for the robot a, with its reasons.
@@ -714,7 +778,14 @@ func (r *Rules) DecideAgent(a Agent, url string) Decision {
 	}
 	set, group, global := int32(-1), int32(-1), false
 	for _, t := range a.Tokens {
-		if s, g, ok := r.entry(t); ok {
+		var s, g int32
+		var ok bool
+		if a.WholeName && !isProductToken(t) {
+			s, g, ok = r.wholeEntry(t)
+		} else {
+			s, g, ok = r.entry(t)
+		}
+		if ok {
 			set, group = s, g
 			break
 		}

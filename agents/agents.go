@@ -140,6 +140,12 @@ type Robot struct {
 	// Token is the product token as the operator documents it, for
 	// example "Googlebot-Image".
 	Token string `json:"token"`
+	// Reads is how robots.txt names the robot, as WholeName says:
+	// "product token", or "whole name" for a Token that is not an RFC 9309
+	// product token. The registry computes it from Token (a value in the
+	// data is replaced), for the JSON form; a Robot built by hand may leave
+	// it empty.
+	Reads string `json:"reads,omitempty"`
 	// Name is the robot's human name, for example "Googlebot Images".
 	Name string `json:"name,omitempty"`
 	// Owner is the operator, for example "Google".
@@ -182,6 +188,32 @@ type Robot struct {
 	Source string `json:"source"`
 }
 
+// The values of Robot.Reads.
+const (
+	ReadsProductToken = "product token"
+	ReadsWholeName    = "whole name"
+)
+
+// WholeName reports whether robots.txt names the robot by its whole name:
+// its Token is not a product token as RFC 9309 §2.2.1 defines one
+// ([A-Za-z_-]+), so an RFC 9309 or Google parser compares only the
+// token's leading run of those characters ("MJ" for MJ12bot, "archive"
+// for archive.org_bot, nothing for 360Spider), while the operator
+// documents User-agent lines with the whole name
+// (https://mj12bot.com/, https://archive.org/details/archive.org_bot). The
+// root package's Agent.WholeName reads such a robot by its whole name.
+func (r Robot) WholeName() bool {
+	return r.Token != "" && leadingToken(r.Token) != r.Token
+}
+
+// reads returns what Reads holds for r.
+func (r Robot) reads() string {
+	if r.WholeName() {
+		return ReadsWholeName
+	}
+	return ReadsProductToken
+}
+
 // Tokens returns Token followed by Fallback: the chain of product tokens
 // the robot tries, most specific first.
 func (r Robot) Tokens() []string {
@@ -214,6 +246,20 @@ func All() []Robot {
 // case-insensitively: "googlebot" finds Googlebot.
 func Lookup(token string) (Robot, bool) {
 	return current().lookup(token)
+}
+
+// Closest returns up to n tokens of the registry closest to name, a
+// mistyped token, closest first, for messages such as `unknown robot
+// "Gogglebot"; did you mean Googlebot?`. Closeness is the edit distance
+// ignoring ASCII case (insertions, deletions, substitutions, and swaps of
+// two adjacent bytes), and only plausible tokens are returned: those at a
+// distance of at most max(2, len(name)/3) and less than len(name), and at
+// most one edit further than the closest ("YandexBots" gives YandexBot,
+// not Mandelbot). A token equal to name, ignoring case, is at distance 0.
+// Ties keep the registry's order (by token). It returns nil for n <= 0 or
+// when no token is close.
+func Closest(name string, n int) []string {
+	return current().closest(name, n)
 }
 
 // ByPurpose returns the robots with purpose p, sorted by token.
@@ -339,6 +385,7 @@ func newRegistry(robots []Robot) *registry {
 	robots = slices.CompactFunc(robots, func(a, b Robot) bool { return equalFold(a.Token, b.Token) })
 	reg := &registry{robots: robots, byToken: make(map[string]int, len(robots))}
 	for i, r := range robots {
+		robots[i].Reads = r.reads()
 		reg.byToken[lower(r.Token)] = i
 		reg.maxLen = max(reg.maxLen, len(r.Token))
 	}
@@ -362,6 +409,68 @@ func (reg *registry) lookup(token string) (Robot, bool) {
 		return Robot{}, false
 	}
 	return clone(reg.robots[i]), true
+}
+
+func (reg *registry) closest(name string, n int) []string {
+	if n <= 0 || name == "" {
+		return nil
+	}
+	limit := min(max(2, len(name)/3), len(name)-1)
+	type near struct{ d, i int }
+	var found []near
+	for i, r := range reg.robots {
+		if abs(len(r.Token)-len(name)) > limit {
+			continue // every edit changes the length by at most one
+		}
+		if d := editDistance(name, r.Token); d <= limit {
+			found = append(found, near{d, i})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b near) int { return a.d - b.d })
+	var out []string
+	for _, f := range found[:min(n, len(found))] {
+		if f.d > found[0].d+1 {
+			break
+		}
+		out = append(out, reg.robots[f.i].Token)
+	}
+	return out
+}
+
+// editDistance returns the optimal string alignment distance of a and b,
+// ignoring ASCII case: the fewest insertions, deletions and substitutions
+// of a byte and swaps of two adjacent bytes that turn one into the other,
+// no substring being edited twice. It takes O(len(a)·len(b)) steps.
+func editDistance(a, b string) int {
+	// Three rows of the table: i-2, i-1 and i.
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if lowerByte(a[i-1]) == lowerByte(b[j-1]) {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && lowerByte(a[i-1]) == lowerByte(b[j-2]) && lowerByte(a[i-2]) == lowerByte(b[j-1]) {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 func (reg *registry) byPurpose(p Purpose) []Robot {

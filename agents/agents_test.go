@@ -138,8 +138,8 @@ func checkRobot(t *testing.T, r Robot) {
 	}
 }
 
-// TestCheckerTokens checks that every token of checker-rules.md §0.4
-// item 10 ("Known crawler tokens") is in the registry.
+// TestCheckerTokens checks that every token the checker knows (the
+// catalogue's list of known crawler tokens) is in the registry.
 func TestCheckerTokens(t *testing.T) {
 	tokens := []string{
 		"Googlebot", "Googlebot-Image", "Googlebot-News", "Googlebot-Video",
@@ -160,7 +160,8 @@ func TestCheckerTokens(t *testing.T) {
 }
 
 // TestBriefTokens checks tokens the registry must carry beyond the
-// checker's list: crawlers.md §1–4, seed 002 and seed 004.
+// checker's list: Google's crawler list, Mandelbot, and the AI crawlers
+// of ai.robots.txt.
 func TestBriefTokens(t *testing.T) {
 	tests := []struct {
 		token   string
@@ -188,7 +189,7 @@ func TestBriefTokens(t *testing.T) {
 		}
 	}
 	m, _ := Lookup("Mandelbot")
-	if m.Owner != "Fractle" || m.Purpose != Search || m.Profile != "rfc9309" || m.Fetch != "mandelbot" || m.Source != "seed 002" {
+	if m.Owner != "Fractle" || m.Purpose != Search || m.Profile != "rfc9309" || m.Fetch != "mandelbot" || !strings.Contains(m.Source, "Mandelbot's robots.txt documentation") {
 		t.Errorf("Mandelbot = %+v", m)
 	}
 	for _, tok := range []string{"Baiduspider", "Baiduspider-image"} {
@@ -625,5 +626,145 @@ func TestUserAgent(t *testing.T) {
 	}
 	if ua := (Robot{Token: "Google-Extended"}).UserAgent(); ua != "" {
 		t.Errorf("token-only UA %q", ua)
+	}
+}
+
+// RFC 9309 §2.2.1 product tokens are [A-Za-z_-]+; robots whose tokens are
+// not are read by whole name, and Reads says so.
+func TestWholeName(t *testing.T) {
+	for _, tt := range []struct {
+		token string
+		want  bool
+	}{
+		{"Googlebot", false},
+		{"Googlebot-Image", false},
+		{"meta-externalagent", false},
+		{"A_b", false},
+		{"MJ12bot", true},
+		{"archive.org_bot", true},
+		{"360Spider", true},
+		{"img2dataset", true},
+		{"Crawl4AI", true},
+		{"Bot Name", true},
+		{"", false},
+	} {
+		r := Robot{Token: tt.token}
+		if got := r.WholeName(); got != tt.want {
+			t.Errorf("Robot{Token: %q}.WholeName() = %v, want %v", tt.token, got, tt.want)
+		}
+		want := ReadsProductToken
+		if tt.want {
+			want = ReadsWholeName
+		}
+		if got := r.reads(); got != want {
+			t.Errorf("Robot{Token: %q}.reads() = %q, want %q", tt.token, got, want)
+		}
+	}
+	var got []string
+	for _, r := range All() {
+		want := ReadsProductToken
+		if r.WholeName() {
+			want = ReadsWholeName
+			got = append(got, r.Token)
+		}
+		if r.Reads != want {
+			t.Errorf("%s: Reads = %q, want %q", r.Token, r.Reads, want)
+		}
+	}
+	want := []string{"360Spider", "AI2Bot", "AI2Bot-DeepResearchEval", "Ai2Bot-Dolma", "archive.org_bot",
+		"Channel3Bot", "Crawl4AI", "img2dataset", "MJ12bot"}
+	if !slices.Equal(got, want) {
+		t.Errorf("robots read by whole name = %q, want %q", got, want)
+	}
+	// Reads is computed, whatever the data say.
+	reg := newRegistry([]Robot{{Token: "MJ12bot", Reads: "product token"}, {Token: "GPTBot", Reads: "x"}})
+	if r, _ := reg.lookup("mj12bot"); r.Reads != ReadsWholeName {
+		t.Errorf("MJ12bot: Reads = %q, want %q", r.Reads, ReadsWholeName)
+	}
+	if r, _ := reg.lookup("gptbot"); r.Reads != ReadsProductToken {
+		t.Errorf("GPTBot: Reads = %q, want %q", r.Reads, ReadsProductToken)
+	}
+	if b, _ := json.Marshal(Robot{Token: "x"}); bytes.Contains(b, []byte(`"reads"`)) {
+		t.Errorf("json.Marshal(Robot{Token: x}) = %s: an empty Reads is shown", b)
+	}
+	if r, _ := Lookup("MJ12bot"); !bytes.Contains(must(json.Marshal(r)), []byte(`"reads":"whole name"`)) {
+		t.Errorf("json.Marshal(MJ12bot) lacks \"reads\":\"whole name\"")
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func TestClosest(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		n    int
+		want []string
+	}{
+		{"Gogglebot", 3, []string{"Googlebot"}},
+		{"googlebot", 3, []string{"Googlebot"}}, // a token itself, at distance 0
+		{"Googelbot", 3, []string{"Googlebot"}}, // two bytes swapped: one edit
+		{"GTPBot", 3, []string{"GPTBot"}},
+		{"mj12bto", 3, []string{"MJ12bot"}},
+		{"archive.org-bot", 3, []string{"archive.org_bot"}},
+		{"360spidr", 3, []string{"360Spider"}},
+		{"YandexBots", 3, []string{"YandexBot"}}, // not Mandelbot, three edits away
+		{"Googlebot-Imag", 3, []string{"Googlebot-Image"}},
+		{"perplexity", 3, []string{"PerplexityBot"}}, // three edits: len/3
+		{"Gogglebot", 0, nil},
+		{"Gogglebot", -1, nil},
+		{"", 3, nil},
+		{"gpt", 3, nil}, // two edits from none, and GPTBot is three
+		{"xy", 3, nil},  // at most len-1 edits: a name is never all replaced
+		{"NoSuchCrawlerAtAll", 3, nil},
+		{strings.Repeat("Googlebot", 1000), 3, nil},
+	} {
+		if got := Closest(tt.name, tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("Closest(%q, %d) = %q, want %q", tt.name, tt.n, got, tt.want)
+		}
+	}
+	// Ordering, n, ties and the one-edit margin, on a registry of our own.
+	reg := newRegistry([]Robot{{Token: "abcdef"}, {Token: "abcdex"}, {Token: "abcdxx"}, {Token: "Abcxyz"}, {Token: "zbcdef"}})
+	for _, tt := range []struct {
+		name string
+		n    int
+		want []string
+	}{
+		{"abcdef", 5, []string{"abcdef", "abcdex", "zbcdef"}}, // 0, 1, 1; abcdxx is 2
+		{"abcdef", 2, []string{"abcdef", "abcdex"}},
+		{"ABCDEG", 5, []string{"abcdef", "abcdex", "abcdxx", "zbcdef"}}, // 1, 1, 2, 2: ties in token order
+		{"abcxyy", 5, []string{"Abcxyz"}},
+	} {
+		if got := reg.closest(tt.name, tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("closest(%q, %d) = %q, want %q", tt.name, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"", "abc", 3},
+		{"abc", "", 3},
+		{"Googlebot", "googlebot", 0},
+		{"Gogglebot", "Googlebot", 1},
+		{"Googelbot", "Googlebot", 1},
+		{"ca", "abc", 3}, // optimal string alignment: no edit of a swapped pair
+		{"kitten", "sitting", 3},
+		{"MJ12bot", "mj12bot/", 1},
+	} {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := editDistance(tt.b, tt.a); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
+		}
 	}
 }

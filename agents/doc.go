@@ -14,7 +14,8 @@
 // [Robot.Profile] names how the robot reads robots.txt and [Robot.Fetch]
 // how it treats the HTTP status of the robots.txt response. Profile names
 // are those of the root package's profiles: "google", "rfc9309", "bing",
-// "yandex", "draft1996" and "strict1994". Fetch adds "mandelbot" (seed 002)
+// "yandex", "draft1996" and "strict1994". Fetch adds "mandelbot" (Mandelbot's
+// robots.txt documentation, Fractle)
 // and has no "strict1994". Robots whose operator documents no parser of its
 // own get "rfc9309" for both.
 //
@@ -34,7 +35,13 @@
 // operators document tokens outside that set (MJ12bot, 360Spider, AI2Bot,
 // img2dataset, archive.org_bot). The registry keeps their documented
 // spelling; the entry's Notes say which token an RFC 9309 or Google parser
-// actually compares.
+// actually compares. [Robot.WholeName] reports such a robot, and its
+// [Robot.Reads] is "whole name" ("product token" for the others): its
+// operator documents User-agent lines with the whole name
+// (https://mj12bot.com/, https://archive.org/details/archive.org_bot), so
+// the command and packages page and fetch read it with the root package's
+// Agent.WholeName, which matches a User-agent value up to its first '/'
+// or white space against the whole token.
 //
 // # User-Agent headers
 //
@@ -45,9 +52,10 @@
 //
 // # Sources
 //
-// Each entry's Source field names its evidence: the project's crawler
-// research notes (crawlers.md), the seed documents (seed 002 for Mandelbot,
-// seed 004's appendix for Google's older crawler table), the checker's list
-// of known tokens (checker-rules §0.4 item 10), and the operators' published
-// documentation. Obeys records the operator's claim, not a measurement.
+// Each entry's Source field names its public evidence: the operator's
+// documentation (also in Doc), Google's crawler list
+// (https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers),
+// the ai.robots.txt project (https://github.com/ai-robots-txt/ai.robots.txt),
+// RFC 9309 §2.2.1 for tokens that are not product tokens, Mandelbot's
+// robots.txt documentation (Fractle), or third-party reports. Obeys records the operator's claim, not a measurement.
 package agents

@@ -2,6 +2,7 @@ package agents_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/robotskit/robots/agents"
 )
@@ -57,4 +58,25 @@ func ExampleByPurpose() {
 	// facebookexternalhit no
 	// LinkedInBot unknown
 	// Twitterbot yes
+}
+
+func ExampleClosest() {
+	name := "Gogglebot"
+	if _, ok := agents.Lookup(name); !ok {
+		if near := agents.Closest(name, 3); len(near) > 0 {
+			fmt.Printf("unknown robot %q; did you mean %s?\n", name, strings.Join(near, " or "))
+		}
+	}
+	// Output: unknown robot "Gogglebot"; did you mean Googlebot?
+}
+
+func ExampleRobot_WholeName() {
+	for _, token := range []string{"Googlebot", "MJ12bot", "archive.org_bot"} {
+		r, _ := agents.Lookup(token)
+		fmt.Println(r.Token, r.WholeName(), r.Reads)
+	}
+	// Output:
+	// Googlebot false product token
+	// MJ12bot true whole name
+	// archive.org_bot true whole name
 }

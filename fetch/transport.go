@@ -20,8 +20,9 @@ import (
 // the URL's origin (through its Fetcher, so once a day per origin),
 // refuses a disallowed URL with a *DisallowedError, keeps out of a
 // Visit-time window with a *VisitTimeError, and spaces the requests to
-// each origin by the file's Crawl-delay and Request-rate (seed 001, seed
-// 000) with golang.org/x/time/rate.
+// each origin by the file's Crawl-delay (Bing's and Yandex's
+// documentation) and Request-rate (the Extended Standard for Robot
+// Exclusion) with golang.org/x/time/rate.
 //
 //	t := &fetch.Transport{Agent: robots.Agent{Tokens: []string{"ExampleBot"}}}
 //	client := &http.Client{Transport: t}
@@ -76,7 +77,7 @@ func NewTransport(r agents.Robot, base http.RoundTripper) (*Transport, error) {
 	}
 	t := &Transport{
 		Base:  base,
-		Agent: robots.Agent{Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal},
+		Agent: robots.Agent{Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()},
 	}
 	t.Fetcher = &Fetcher{Policy: pol, Profile: p, Client: &http.Client{Transport: t.base()}}
 	return t, nil

@@ -49,7 +49,7 @@ func RobotNamed(name string) Robot {
 
 // FromRegistry returns the Robot of a registry entry.
 func FromRegistry(rb agents.Robot) Robot {
-	r := Robot{Name: rb.Token, Agent: robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal},
+	r := Robot{Name: rb.Token, Agent: robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal, WholeName: rb.WholeName()},
 		UserAgent: rb.UserAgent()}
 	r.Profile, _ = robots.ParseProfile(rb.Profile)
 	r.Policy, _ = fetch.ParsePolicy(rb.Fetch)

@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/lint"
@@ -83,7 +85,7 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 }
 
 // checkFetcher fetches as the checker does: Google's status rules, 10
-// redirects (seed 000).
+// redirects (as Moderatobot follows them).
 func (s *Server) checkFetcher() *fetch.Fetcher {
 	return &fetch.Fetcher{Client: s.client, Policy: fetch.Google, Profile: robots.Google, MaxRedirects: 10}
 }
@@ -117,12 +119,18 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("bad_request", `"urls" is empty: give the URLs to test`)
 	case len(req.URLs) > maxTestURLs:
 		return badRequest("too_many", "at most 200 URLs per request")
-	case len(req.RobotsList) > maxTestRobots:
+	case len(req.RobotsList)+len(req.Agents) > maxTestRobots:
 		return badRequest("too_many", "at most 50 robots per request")
 	}
 	names := req.RobotsList
-	if len(names) == 0 {
+	if len(names) == 0 && len(req.Agents) == 0 {
 		names = []string{page.DefaultRobot}
+	}
+	// Every name is checked before anything is fetched: a typo must not
+	// become a robot that obeys only "*".
+	readers, err := testRobots(names, req.Agents)
+	if err != nil {
+		return err
 	}
 	var (
 		body  []byte
@@ -152,12 +160,7 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 		resp.Fetch = wire.Trace(res)
 	}
 	file := syntax.Parse("robots.txt", body)
-	for _, name := range names {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			return badRequest("bad_request", "an empty robot name")
-		}
-		rb := page.RobotNamed(name)
+	for _, rb := range readers {
 		if req.Profile != "" {
 			rb.Profile = profile
 		}
@@ -193,17 +196,67 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// testRobots resolves the robots of a test request: names the registry
+// knows (by product token or User-Agent header), then plain product
+// tokens, as the CLI's -robot and -agent do.
+func testRobots(names, tokens []string) ([]page.Robot, error) {
+	var out []page.Robot
+	for _, name := range names {
+		rb, err := knownRobot(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rb)
+	}
+	for _, t := range tokens {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			return nil, badRequest("bad_request", `an empty product token in "agents"`)
+		}
+		out = append(out, page.Robot{Name: t, Agent: robots.Agent{Tokens: []string{t}}, UserAgent: t, MetaNames: []string{strings.ToLower(t)}})
+	}
+	return out, nil
+}
+
+// knownRobot finds a robot of the registry, or says which names come
+// closest.
+func knownRobot(name string) (page.Robot, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return page.Robot{}, badRequest("bad_request", "an empty robot name")
+	}
+	rb, ok := agents.Lookup(name)
+	if !ok {
+		rb, ok = agents.FromUserAgent(name)
+	}
+	if !ok {
+		msg := fmt.Sprintf("unknown robot %q", name)
+		if c := agents.Closest(name, 3); len(c) > 0 {
+			msg += "; did you mean " + strings.Join(c, ", ") + "?"
+		}
+		return page.Robot{}, badRequest("unknown_robot", msg+` (give a plain product token in "agents")`)
+	}
+	return page.FromRegistry(rb), nil
+}
+
 // page answers GET /api/v1/page?url=&robot=.
 func (s *Server) page(w http.ResponseWriter, r *http.Request) error {
 	raw := r.URL.Query().Get("url")
 	if raw == "" {
 		return badRequest("bad_request", "give the page as ?url=")
 	}
+	rb := page.RobotNamed("")
+	if name := r.URL.Query().Get("robot"); name != "" {
+		var err error
+		if rb, err = knownRobot(name); err != nil {
+			return err
+		}
+	}
 	if err := s.guard.checkTarget(r.Context(), raw); err != nil {
 		return err
 	}
 	in := &page.Inspector{Client: s.client, Cache: s.cache, Timeout: RequestTimeout - 5e9}
-	rep, err := in.Inspect(r.Context(), raw, page.RobotNamed(r.URL.Query().Get("robot")))
+	rep, err := in.Inspect(r.Context(), raw, rb)
 	if err != nil {
 		return badRequest("bad_url", err.Error())
 	}

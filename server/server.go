@@ -1,6 +1,7 @@
-// Package server is the web checker and JSON API of `robots serve`
-// (DESIGN.md, contracts): POST /api/v1/check, POST /api/v1/test,
-// GET /api/v1/page, GET /healthz, GET /metrics, and a page at /.
+// Package server is the web checker and JSON API of `robots serve` (see
+// the README, "The web checker and JSON API"): POST /api/v1/check, POST
+// /api/v1/test, GET /api/v1/page, GET /healthz, GET /metrics, and a page
+// at /.
 //
 // The server fetches URLs that remote users give it, so every connection
 // it makes passes a guard that refuses loopback, private, link-local and
@@ -141,7 +142,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	securityHeaders(w.Header())
 	if s.hosts != nil && !s.hosts[hostOnly(r.Host)] {
 		writeError(w, &apiError{status: http.StatusForbidden, code: "bad_host",
-			msg: "Host " + r.Host + " is not served here (DNS rebinding guard); start the server with the host allowed"})
+			msg: "Host " + r.Host + " is not served here (DNS rebinding guard); start the server with -allow-host " + hostOnly(r.Host) + " to answer it"})
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -14,7 +14,7 @@ import (
 
 var auditCmd = &command{
 	name:  "audit",
-	usage: "[-format text|json] FILE",
+	usage: "[-format text|json] FILE|URL|-",
 	short: "say what every known robot may crawl, and what it misreads",
 }
 
@@ -76,19 +76,22 @@ func runAudit(e *env, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return &usageError{msg: "give one robots.txt FILE (- for standard input)"}
+		return &usageError{msg: "give one robots.txt: a FILE, a URL, or - for standard input"}
 	}
-	name := fs.Arg(0)
-	var src []byte
-	var err error
-	if isURL(name) {
-		var res *fetch.Result
-		if src, res, err = fetchFile(e, nf, name); err != nil || res.Outcome != fetch.Success {
-			return err
-		}
-	} else if src, err = readLimited(e, name); err != nil {
+	in, err := resolveInput(e, fs.Arg(0))
+	if err != nil {
 		return err
 	}
+	var src []byte
+	if in.url != "" {
+		var res *fetch.Result
+		if src, res, err = fetchFile(e, nf, in.url); err != nil || res.Outcome != fetch.Success {
+			return err
+		}
+	} else if src, _, err = readLimited(e, in.path); err != nil {
+		return err
+	}
+	name := in.name
 	f := syntax.Parse(name, src)
 	a := audit(f)
 	a.File = name
@@ -134,7 +137,7 @@ func audit(f *syntax.File) *auditJSON {
 			ra.Via = "*"
 		default:
 			for _, t := range rd.agent.Tokens {
-				if _, ok := rules.AgentGroup(robots.Agent{Tokens: []string{t}, IgnoreGlobal: true}); ok {
+				if _, ok := rules.AgentGroup(robots.Agent{Tokens: []string{t}, IgnoreGlobal: true, WholeName: rd.agent.WholeName}); ok {
 					ra.Via = t
 					break
 				}
@@ -180,14 +183,18 @@ func agentFindings(f *syntax.File) []finding {
 		if i := strings.IndexAny(v, " \t/;("); i >= 0 {
 			word = v[:i]
 		}
-		tok := leadingToken(v)
+		tok := leadingProductToken(v)
 		if !strings.EqualFold(word, tok) {
 			msg := fmt.Sprintf("User-agent %q is read as %q by google, rfc9309, bing and yandex: a product token is letters, '-' and '_' only (RFC 9309 §2.2.1)", v, tok)
 			if tok == "" {
 				msg = fmt.Sprintf("User-agent %q has no product token (letters, '-' and '_'): google, rfc9309, bing and yandex apply its group to no robot", v)
 			}
 			if rb, ok := agents.Lookup(word); ok {
-				msg += fmt.Sprintf("; the group does not apply to %s", rb.Token)
+				if rb.WholeName() {
+					msg += fmt.Sprintf("; %s itself documents this line and matches its whole name, but a robot that parses as RFC 9309 does would not", rb.Token)
+				} else {
+					msg += fmt.Sprintf("; the group does not apply to %s", rb.Token)
+				}
 			}
 			out = append(out, finding{Line: line, Kind: "token", Message: msg})
 		}
@@ -200,16 +207,6 @@ func agentFindings(f *syntax.File) []finding {
 		}
 	}
 	return append(out, droppedGlobal(f, robots.Compile(f, robots.Google))...)
-}
-
-// leadingToken is the product token a User-agent value gives: its leading
-// run of [A-Za-z_-] (RFC 9309 §2.2.1).
-func leadingToken(v string) string {
-	i := 0
-	for i < len(v) && (v[i]|0x20 >= 'a' && v[i]|0x20 <= 'z' || v[i] == '-' || v[i] == '_') {
-		i++
-	}
-	return v[:i]
 }
 
 // fileGroup is a group as Google reads it (RFC 9309 §2.1): User-agent
@@ -237,13 +234,13 @@ func googleGroups(f *syntax.File) []*fileGroup {
 				gs = append(gs, cur)
 				inRules = false
 			}
-			t := strings.ToLower(leadingToken(v))
+			t := strings.ToLower(leadingProductToken(v))
 			if v == "*" || strings.HasPrefix(v, "* ") || strings.HasPrefix(v, "*\t") {
 				t = "*"
 			}
 			if t != "" {
 				cur.tokens = append(cur.tokens, t)
-				cur.names = append(cur.names, leadingToken(v))
+				cur.names = append(cur.names, leadingProductToken(v))
 			}
 		case syntax.Allow, syntax.Disallow:
 			if cur == nil {
@@ -260,8 +257,9 @@ func googleGroups(f *syntax.File) []*fileGroup {
 
 // droppedGlobal reports each token with a group of its own under which a
 // path that a Disallow rule of the "*" groups blocks is allowed: the robot
-// obeys only its own group (RFC 9309 §2.2.1; seed 004: "all others are
-// ignored"), which authors often forget. google reads the file (rules).
+// obeys only its own group (RFC 9309 §2.2.1; Google: only the most
+// specific group applies, "all others are ignored"), which authors often
+// forget. google reads the file (rules).
 func droppedGlobal(f *syntax.File, rules *robots.Rules) []finding {
 	gs := googleGroups(f)
 	var star []string
@@ -375,6 +373,6 @@ func (a *auditJSON) writeText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s:%d: %s: %s\n", a.File, fd.Line, fd.Kind, fd.Message)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, cleanLines(b.String()))
 	return err
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,20 +21,27 @@ import (
 
 var checkCmd = &command{
 	name:  "check",
-	usage: "[-format text|json|sarif] [-thorough] [-profile P] [-fail-on error|warning|info] [-timeout D] [-user-agent UA] FILE|URL|-",
+	usage: "[-format text|json|sarif] [-thorough] [-profile P] [-fail-on error|warning|info] [-timeout D] [-user-agent UA] FILE|URL|-...",
 	short: "report every problem of a robots.txt, with its line and the robots it affects",
+	long: `Each argument is a file, a URL (a site's robots.txt is fetched as a
+checker does: up to 10 redirects), a bare host such as example.com (read
+as https://), or - for standard input.`,
 }
 
 var fixCmd = &command{
 	name:  "fix",
-	usage: "[-diff] [-w] [-enable FIX,...] [-thorough] FILE|URL|-",
+	usage: "[-diff] [-w] [-l] [-enable FIX,...] [-thorough] FILE|URL|-...",
 	short: "print a corrected robots.txt that Google and RFC 9309 robots read as before",
+	long: `With several files, give -w, -diff or -l. -diff and -w together print
+the diff and write the file, as gofmt -d -w does.`,
 }
 
 var fmtCmd = &command{
 	name:  "fmt",
-	usage: "[-diff] [-w] FILE|-",
+	usage: "[-diff] [-w] [-l] FILE|-...",
 	short: "print a robots.txt in the canonical layout, meaning unchanged",
+	long: `With several files, give -w, -diff or -l. -diff and -l exit 1 when a
+file's layout would change.`,
 }
 
 func init() {
@@ -44,6 +54,10 @@ func init() {
 // 500 KiB robots read, so that RB122 can say by how much a file exceeds it.
 const maxCheckBytes = 8 << 20
 
+// errReported makes a command exit 2 after it has reported its errors
+// itself, one line each.
+var errReported = errors.New("errors reported")
+
 // source is a robots.txt to check: its name for messages, its bytes, and
 // for a URL the checker's configuration with the fetch trace.
 type source struct {
@@ -53,33 +67,69 @@ type source struct {
 	path string // the file to write for fix -w, "" for a URL or stdin
 }
 
-// readSource reads FILE, "-" or a URL. A URL is fetched as the checker
-// fetches it (checker-rules §A): up to 10 redirects, at most the -timeout,
-// and the trace goes to the §A checks.
-func readSource(e *env, nf *netFlags, arg string, thorough bool) (*source, error) {
-	if isURL(arg) {
-		return fetchSource(e, nf, arg, thorough)
+// inputs resolves the FILE|URL|- arguments of check, fix and fmt before
+// anything is read or fetched: at least one, standard input at most once,
+// and with write set, files only.
+func inputs(e *env, args []string, write, urls bool) ([]input, error) {
+	if len(args) == 0 {
+		what := "a FILE, a URL, or - for standard input"
+		if !urls {
+			what = "a FILE, or - for standard input"
+		}
+		return nil, &usageError{msg: "no robots.txt: give " + what}
+	}
+	var ins []input
+	stdin := false
+	for _, a := range args {
+		in, err := resolveInput(e, a)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case in.url != "" && !urls:
+			return nil, &usageError{msg: fmt.Sprintf("%s is a URL: robots fmt lays out files; robots fix %s prints a corrected copy of a site's file", a, a)}
+		case in.url != "" && write:
+			return nil, &usageError{msg: fmt.Sprintf("-w writes files, and %s is a URL: drop -w to print the corrected file, or -diff to see the changes", a)}
+		case in.path == "-" && write:
+			return nil, &usageError{msg: "-w writes files, and - is standard input: drop -w to print the result"}
+		case in.path == "-" && stdin:
+			return nil, &usageError{msg: "- (standard input) is given twice"}
+		}
+		stdin = stdin || in.path == "-"
+		ins = append(ins, in)
+	}
+	return ins, nil
+}
+
+// readSource reads a file, standard input or a URL. A URL is fetched as
+// the checker fetches it (as Moderatobot does: up to 10 redirects, at most
+// the -timeout), and the trace goes to the fetch checks.
+func readSource(e *env, nf *netFlags, in input, thorough bool) (*source, error) {
+	if in.url != "" {
+		return fetchSource(e, nf, in.url, thorough)
 	}
 	var r io.Reader = e.stdin
-	name := "<stdin>"
-	if arg != "-" {
-		f, err := os.Open(arg)
+	if in.path != "-" {
+		f, err := os.Open(in.path)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		r, name = f, arg
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return nil, fmt.Errorf("%s is a directory: give the robots.txt files in it", in.path)
+		}
+		r = f
 	}
 	body, err := io.ReadAll(io.LimitReader(r, maxCheckBytes+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(body) > maxCheckBytes {
-		return nil, fmt.Errorf("%s is larger than %d MiB; robots read only its first 500 KiB", name, maxCheckBytes>>20)
+		return nil, fmt.Errorf("%s is larger than %d MiB; robots read only its first 500 KiB", in.name, maxCheckBytes>>20)
 	}
-	s := &source{name: name, body: body}
-	if arg != "-" {
-		s.path = arg
+	s := &source{name: in.name, body: body}
+	if in.path != "-" {
+		s.path = in.path
 	}
 	return s, nil
 }
@@ -90,7 +140,12 @@ func fetchSource(e *env, nf *netFlags, raw string, thorough bool) (*source, erro
 		return nil, err
 	}
 	defer done()
+	stop := progress(e, "fetching "+raw)
+	defer stop()
 	res, err := f.Fetch(e.ctx, raw)
+	if e.ctx.Err() != nil {
+		return nil, e.ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -101,8 +156,19 @@ func fetchSource(e *env, nf *netFlags, raw string, thorough bool) (*source, erro
 	if thorough {
 		tr.Siblings = wire.FetchSiblings(e.ctx, f, res.URL)
 	}
-	fmt.Fprintf(e.stderr, "robots: %s: %s\n", res.URL, fetchSummary(res))
+	if e.ctx.Err() != nil {
+		return nil, e.ctx.Err()
+	}
+	stop()
+	fmt.Fprintf(e.stderr, "robots: fetched %s: %s\n", res.URL, fetchSummary(res))
 	return &source{name: res.URL, body: res.Body, cfg: lint.Config{URL: res.URL, Fetch: tr}}, nil
+}
+
+// fileDiagnostics is one file's findings in check -format json when
+// several files are checked.
+type fileDiagnostics struct {
+	File        string            `json:"file"`
+	Diagnostics []wire.Diagnostic `json:"diagnostics"`
 }
 
 func runCheck(e *env, args []string) error {
@@ -121,41 +187,108 @@ func runCheck(e *env, args []string) error {
 	}
 	threshold, err := lint.ParseSeverity(*failOn)
 	if err != nil {
-		return &usageError{msg: "-fail-on: " + err.Error()}
+		return &usageError{msg: "-fail-on: " + errorText(err)}
 	}
-	if fs.NArg() != 1 {
-		return &usageError{msg: "give one FILE, URL or - for standard input"}
+	if err := nf.check(); err != nil {
+		return err
 	}
-	src, err := readSource(e, nf, fs.Arg(0), *thorough)
+	ins, err := inputs(e, fs.Args(), false, true)
 	if err != nil {
 		return err
 	}
-	src.cfg.Thorough = *thorough
-	f := syntax.Parse(src.name, src.body)
-	ds := lint.Run(f, &src.cfg)
-	if isSet(fs, "profile") {
-		ds = wire.ForProfile(ds, profile)
-	}
-	switch *format {
-	case "json":
-		err = writeJSON(e.stdout, wire.CheckResponse{Diagnostics: wire.Diagnostics(ds)})
-	case "sarif":
-		err = writeJSON(e.stdout, wire.NewSARIF(src.name, version, ds))
-	default:
-		err = lint.WriteText(e.stdout, f, ds)
-		if err == nil && len(ds) > 0 {
-			fmt.Fprintf(e.stderr, "%s\n", tally(ds))
+	var (
+		files   []fileDiagnostics
+		sarif   *wire.SARIF
+		finding bool
+		failed  bool
+	)
+	for _, in := range ins {
+		src, err := readSource(e, nf, in, *thorough)
+		if e.ctx.Err() != nil {
+			return e.ctx.Err()
+		}
+		if err != nil {
+			if len(ins) == 1 {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "robots check: %s\n", errorText(err))
+			failed = true
+			continue
+		}
+		src.cfg.Thorough = *thorough
+		stop := progress(e, "checking "+src.name)
+		f := syntax.Parse(src.name, src.body)
+		ds := lint.Run(f, &src.cfg)
+		stop()
+		if isSet(fs, "profile") {
+			ds = wire.ForProfile(ds, profile)
+		}
+		for _, d := range ds {
+			finding = finding || d.Check.Severity >= threshold
+		}
+		switch *format {
+		case "json":
+			files = append(files, fileDiagnostics{File: src.name, Diagnostics: wire.Diagnostics(ds)})
+		case "sarif":
+			log := wire.NewSARIF(src.name, buildVersion(), ds)
+			if sarif == nil {
+				sarif = log
+			} else {
+				run := &sarif.Runs[0]
+				run.Results = append(run.Results, log.Runs[0].Results...)
+				run.Artifacts = append(run.Artifacts, log.Runs[0].Artifacts...)
+			}
+		default:
+			var b strings.Builder
+			if err := lint.WriteText(&b, f, ds); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(e.stdout, cleanLines(b.String())); err != nil {
+				return err
+			}
+			if len(ds) > 0 {
+				name := ""
+				if len(ins) > 1 {
+					name = clean(src.name) + ": "
+				}
+				fmt.Fprintf(e.stderr, "%s%s\n", name, tally(ds))
+			}
 		}
 	}
-	if err != nil {
+	switch {
+	case *format == "json" && len(ins) == 1 && len(files) == 1:
+		err = writeJSON(e.stdout, wire.CheckResponse{Diagnostics: files[0].Diagnostics})
+	case *format == "json" && len(ins) > 1:
+		if files == nil {
+			files = []fileDiagnostics{}
+		}
+		err = writeJSON(e.stdout, struct {
+			Files []fileDiagnostics `json:"files"`
+		}{files})
+	case *format == "sarif" && sarif != nil:
+		err = writeJSON(e.stdout, sarif)
+	}
+	switch {
+	case err != nil:
 		return err
-	}
-	for _, d := range ds {
-		if d.Check.Severity >= threshold {
-			return errFinding
-		}
+	case failed:
+		return errReported
+	case finding:
+		return errFinding
 	}
 	return nil
+}
+
+// cleanLines makes every line of s safe for a terminal (see clean).
+func cleanLines(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		body := strings.TrimSuffix(l, "\n")
+		if c := clean(body); c != body {
+			lines[i] = c + l[len(body):]
+		}
+	}
+	return strings.Join(lines, "")
 }
 
 // tally says how many findings of each severity there are.
@@ -167,19 +300,76 @@ func tally(ds []lint.Diagnostic) string {
 	return fmt.Sprintf("%s, %s, %d info", plural(n[lint.Error], "error"), plural(n[lint.Warning], "warning"), n[lint.Info])
 }
 
+// rewrite is what fix and fmt do with a file's new text: print it, its
+// diff, or its name, and write it over the file.
+type rewrite struct {
+	diff, write, list bool
+	label             string // "fixed" or "formatted", for the diff's header
+}
+
+// modes checks the output flags for the number of inputs.
+func (rw *rewrite) check(n int) error {
+	if n > 1 && !rw.diff && !rw.write && !rw.list {
+		return &usageError{msg: fmt.Sprintf("%d files: give -w to write them, -diff to see the changes or -l to list the files that would change", n)}
+	}
+	return nil
+}
+
+// apply prints or writes out, the new text of src, and reports whether it
+// differs from the old.
+func (rw *rewrite) apply(e *env, src *source, out []byte) (changed bool, err error) {
+	changed = !bytes.Equal(out, src.body)
+	if rw.list && changed {
+		if _, err := fmt.Fprintln(e.stdout, clean(src.name)); err != nil {
+			return changed, err
+		}
+	}
+	if rw.diff && changed {
+		d := textedit.Unified(src.name, src.name+" ("+rw.label+")", string(src.body), string(out))
+		if onlyLineEndings(src.body, out) {
+			d = "# only line endings change: CRLF or CR → LF\n" + d
+		}
+		if _, err := io.WriteString(e.stdout, d); err != nil {
+			return changed, err
+		}
+	}
+	if rw.write && changed {
+		mode := os.FileMode(0o666)
+		if st, err := os.Stat(src.path); err == nil {
+			mode = st.Mode().Perm()
+		}
+		if err := os.WriteFile(src.path, out, mode); err != nil {
+			return changed, err
+		}
+	}
+	if !rw.list && !rw.diff && !rw.write {
+		_, err = e.stdout.Write(out)
+	}
+	return changed, err
+}
+
+// onlyLineEndings reports whether a and b differ only in their line
+// endings.
+func onlyLineEndings(a, b []byte) bool {
+	norm := func(s []byte) []byte {
+		s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
+		return bytes.ReplaceAll(s, []byte("\r"), []byte("\n"))
+	}
+	return !bytes.Equal(a, b) && bytes.Equal(norm(a), norm(b))
+}
+
 func runFix(e *env, args []string) error {
 	fs := newFlags(e, fixCmd)
-	diff := fs.Bool("diff", false, "print a unified diff instead of the corrected file")
-	write := fs.Bool("w", false, "write the corrected file over FILE")
+	rw := &rewrite{label: "fixed"}
+	fs.BoolVar(&rw.diff, "diff", false, "print a unified diff instead of the corrected file")
+	fs.BoolVar(&rw.write, "w", false, "write the corrected file over FILE")
+	fs.BoolVar(&rw.list, "l", false, "list the files that the fix would change")
 	thorough := fs.Bool("thorough", false, "also apply the fixes of the checks marked thorough")
 	var enable stringsFlag
 	fs.Var(&enable, "enable", "also apply the intent fixes `FIX` (fix IDs like FX25, check codes or names, comma-separated, or all); they change what some robots do")
 	nf := addNetFlags(fs, 10)
 	if err := parseFlags(e, fixCmd, fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		return &usageError{msg: "give one FILE, URL or - for standard input"}
 	}
 	var names []string
 	for _, v := range enable {
@@ -192,46 +382,62 @@ func runFix(e *env, args []string) error {
 			}
 		}
 	}
-	src, err := readSource(e, nf, fs.Arg(0), false)
+	if err := nf.check(); err != nil {
+		return err
+	}
+	ins, err := inputs(e, fs.Args(), rw.write, true)
 	if err != nil {
 		return err
 	}
-	if *write && src.path == "" {
-		return &usageError{msg: "-w needs a FILE"}
+	if err := rw.check(len(ins)); err != nil {
+		return err
 	}
-	cfg := src.cfg
-	cfg.Fetch, cfg.Thorough = nil, *thorough
-	res := lint.Fix(src.body, &lint.FixOptions{Config: cfg, Enable: names})
-	for _, r := range res.Refused {
-		fmt.Fprintf(e.stderr, "%s:%d: kept: %s %s would change %s's verdict for %s under %v\n",
-			src.name, r.Line, r.Fix.ID, r.Check.Code, r.Difference.Agent, r.Difference.URL, r.Difference.Profile)
-	}
-	skipped := map[string]bool{}
-	for _, d := range res.Skipped {
-		skipped[d.Fix.ID+" ("+d.Check.Code+")"] = true
-	}
-	for k := range skipped {
-		fmt.Fprintf(e.stderr, "%s: not applied: intent fix %s changes what robots do; enable it with -enable\n", src.name, k)
-	}
-	if c := res.Changed; c != nil {
-		fmt.Fprintf(e.stderr, "%s: the intent fixes change verdicts, e.g. %s for %s under %v: %s → %s\n",
-			src.name, c.URL, c.Agent, c.Profile, verdict(c.Before), verdict(c.After))
-	}
-	changed := string(res.Output) != string(src.body)
-	switch {
-	case *diff:
-		_, err = io.WriteString(e.stdout, textedit.Unified(src.name, src.name+" (fixed)", string(src.body), string(res.Output)))
-	case *write:
-		if changed {
-			err = os.WriteFile(src.path, res.Output, 0o666)
+	changedAny, failed := false, false
+	for _, in := range ins {
+		src, err := readSource(e, nf, in, false)
+		if e.ctx.Err() != nil {
+			return e.ctx.Err()
 		}
-	default:
-		_, err = e.stdout.Write(res.Output)
+		if err != nil {
+			if len(ins) == 1 {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "robots fix: %s\n", errorText(err))
+			failed = true
+			continue
+		}
+		cfg := src.cfg
+		cfg.Fetch, cfg.Thorough = nil, *thorough
+		stop := progress(e, "fixing "+src.name)
+		res := lint.Fix(src.body, &lint.FixOptions{Config: cfg, Enable: names})
+		stop()
+		for _, r := range res.Refused {
+			fmt.Fprintf(e.stderr, "%s:%d: kept: %s %s would change %s's verdict for %s under %v\n",
+				clean(src.name), r.Line, r.Fix.ID, r.Check.Code, r.Difference.Agent, clean(r.Difference.URL), r.Difference.Profile)
+		}
+		var skipped []string
+		for _, d := range res.Skipped {
+			if k := d.Fix.ID + " (" + d.Check.Code + ")"; !slices.Contains(skipped, k) {
+				skipped = append(skipped, k)
+			}
+		}
+		for _, k := range skipped {
+			fmt.Fprintf(e.stderr, "%s: not applied: intent fix %s changes what robots do; enable it with -enable\n", clean(src.name), k)
+		}
+		if c := res.Changed; c != nil {
+			fmt.Fprintf(e.stderr, "%s: the intent fixes change verdicts, e.g. %s for %s under %v: %s → %s\n",
+				clean(src.name), clean(c.URL), c.Agent, c.Profile, verdict(c.Before), verdict(c.After))
+		}
+		changed, err := rw.apply(e, src, res.Output)
+		if err != nil {
+			return err
+		}
+		changedAny = changedAny || changed
 	}
-	if err != nil {
-		return err
-	}
-	if changed {
+	switch {
+	case failed:
+		return errReported
+	case changedAny:
 		return errFinding
 	}
 	return nil
@@ -247,7 +453,7 @@ func knownFix(n string) bool {
 			return true
 		}
 	}
-	// The fixes of checker-rules §H are FX01 to FX38.
+	// The fixes of the catalogue (docs/checks.md) are FX01 to FX38.
 	id, ok := strings.CutPrefix(strings.ToUpper(n), "FX")
 	k, err := strconv.Atoi(id)
 	return ok && len(id) == 2 && err == nil && k >= 1 && k <= 38
@@ -262,34 +468,47 @@ func verdict(allowed bool) string {
 
 func runFmt(e *env, args []string) error {
 	fs := newFlags(e, fmtCmd)
-	diff := fs.Bool("diff", false, "print a unified diff instead of the formatted file")
-	write := fs.Bool("w", false, "write the formatted file over FILE")
+	rw := &rewrite{label: "formatted"}
+	fs.BoolVar(&rw.diff, "diff", false, "print a unified diff instead of the formatted file; exit 1 when there is one")
+	fs.BoolVar(&rw.write, "w", false, "write the formatted file over FILE")
+	fs.BoolVar(&rw.list, "l", false, "list the files whose layout would change; exit 1 when there is one")
 	if err := parseFlags(e, fmtCmd, fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || isURL(fs.Arg(0)) {
-		return &usageError{msg: "give one FILE or - for standard input"}
-	}
-	src, err := readSource(e, nil, fs.Arg(0), false)
+	ins, err := inputs(e, fs.Args(), rw.write, false)
 	if err != nil {
 		return err
 	}
-	if *write && src.path == "" {
-		return &usageError{msg: "-w needs a FILE"}
-	}
-	out, err := lint.Format(src.body)
-	if err != nil {
+	if err := rw.check(len(ins)); err != nil {
 		return err
+	}
+	changedAny, failed := false, false
+	for _, in := range ins {
+		src, err := readSource(e, nil, in, false)
+		if err == nil {
+			var out []byte
+			stop := progress(e, "formatting "+src.name)
+			out, err = lint.Format(src.body)
+			stop()
+			if err == nil {
+				var changed bool
+				changed, err = rw.apply(e, src, out)
+				changedAny = changedAny || changed
+			}
+		}
+		if err != nil {
+			if len(ins) == 1 {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "robots fmt: %s: %s\n", in.name, errorText(err))
+			failed = true
+		}
 	}
 	switch {
-	case *diff:
-		_, err = io.WriteString(e.stdout, textedit.Unified(src.name, src.name+" (formatted)", string(src.body), string(out)))
-	case *write:
-		if string(out) != string(src.body) {
-			err = os.WriteFile(src.path, out, 0o666)
-		}
-	default:
-		_, err = e.stdout.Write(out)
+	case failed:
+		return errReported
+	case changedAny && (rw.diff || rw.list):
+		return errFinding
 	}
-	return err
+	return nil
 }

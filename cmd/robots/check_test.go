@@ -28,7 +28,7 @@ func codesOf(t *testing.T, srv *httptest.Server, args ...string) (map[string]int
 	return codes, code
 }
 
-// TestCheckURL: for a URL the fetch trace feeds the checks of §A
+// TestCheckURL: for a URL the fetch trace feeds the fetch checks (RB1xx)
 // (issue 5): statuses, redirects, media type, the case of the file name.
 func TestCheckURL(t *testing.T) {
 	mux := http.NewServeMux()

@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
@@ -14,11 +15,20 @@ import (
 
 var compareCmd = &command{
 	name:  "compare",
-	usage: "[-robot NAME]... [-profile P] [-format text|json] FILE [URL...]",
+	usage: "[-robot NAME]... [-agent TOKEN]... [-all] [-profile P] [-format text|json] FILE|URL|- [URL...]",
 	short: "show how each robot reads a file, URL by URL",
+	long: `Without URL arguments, the URLs are derived from the file's own rules.
+Without -robot or -agent, the robots are those of the major families:
+` + strings.Join(compareDefault, ", ") + `; -all shows the
+registry's wider default set, with one robot for every profile.`,
 }
 
 func init() { compareCmd.run = runCompare }
+
+// compareDefault is the short default set of robots compare shows: one
+// of each major family (Google, Bing, Yandex, Apple, and two RFC 9309 AI
+// crawlers), so that the table fits 80 columns.
+var compareDefault = []string{"Googlebot", "bingbot", "YandexBot", "Applebot", "GPTBot", "ClaudeBot"}
 
 // maxProbes bounds the URLs derived from a file's own patterns.
 const maxProbes = 24
@@ -28,10 +38,13 @@ func runCompare(e *env, args []string) error {
 	var (
 		profile robots.Profile
 		names   stringsFlag
+		tokens  stringsFlag
+		all     = fs.Bool("all", false, "show the registry's wider default set of robots, one for every profile")
 		format  = fs.String("format", "text", "output `format`: text or json")
 	)
 	fs.Var(&profile, "profile", "read the file as `P` for every robot (default: each robot's own)")
-	fs.Var(&names, "robot", "registry robot or product token `NAME` to show; repeat (default: the main search and AI robots and one per profile)")
+	fs.Var(&names, "robot", "show the known robot `NAME` (robots agents lists them); repeat for several")
+	fs.Var(&tokens, "agent", "show a plain product `TOKEN` under the default profile; repeat for several")
 	nf := addNetFlags(fs, 10)
 	if err := parseFlags(e, compareCmd, fs, args); err != nil {
 		return err
@@ -40,29 +53,62 @@ func runCompare(e *env, args []string) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return &usageError{msg: "no robots.txt: give a FILE (- for standard input)"}
+		return &usageError{msg: "no robots.txt: give a FILE, a URL, or - for standard input"}
 	}
-	name := fs.Arg(0)
-	var src []byte
-	var err error
-	if isURL(name) {
-		var res *fetch.Result
-		if src, res, err = fetchFile(e, nf, name); err != nil || res.Outcome != fetch.Success {
-			return err
-		}
-	} else if src, err = readLimited(e, name); err != nil {
-		return err
+	if *all && (len(names) > 0 || len(tokens) > 0) {
+		return &usageError{msg: "-all and -robot or -agent both choose the robots: give one"}
 	}
 	profileSet := isSet(fs, "profile")
-	readers := defaultReaders(profile, profileSet)
-	if len(names) > 0 {
-		readers = readers[:0]
-		for _, n := range names {
-			readers = append(readers, robotReader(n, profile, profileSet))
+	var readers []reader
+	for _, n := range names {
+		r, err := robotReader(n, profile, profileSet)
+		if err != nil {
+			return err
+		}
+		readers = append(readers, r)
+	}
+	if len(tokens) > 0 {
+		toks, err := agentTokens(e, tokens)
+		if err != nil {
+			return err
+		}
+		for _, t := range toks {
+			readers = append(readers, reader{name: t, profile: profile, agent: robots.Agent{Tokens: []string{t}}})
 		}
 	}
-	f := syntax.Parse(name, src)
+	switch {
+	case *all:
+		readers = defaultReaders(profile, profileSet)
+	case len(readers) == 0:
+		for _, n := range compareDefault {
+			r, err := robotReader(n, profile, profileSet)
+			if err != nil {
+				return err
+			}
+			readers = append(readers, r)
+		}
+	}
 	urls := fs.Args()[1:]
+	for _, u := range urls {
+		if err := testURLArg(u); err != nil {
+			return err
+		}
+	}
+	in, err := resolveInput(e, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	var src []byte
+	if in.url != "" {
+		var res *fetch.Result
+		if src, res, err = fetchFile(e, nf, in.url); err != nil || res.Outcome != fetch.Success {
+			return err
+		}
+	} else if src, _, err = readLimited(e, in.path); err != nil {
+		return err
+	}
+	name := in.name
+	f := syntax.Parse(name, src)
 	probed := len(urls) == 0
 	if probed {
 		urls = probeURLs(f)
@@ -205,64 +251,142 @@ func (m *matrix) readings(j int) []reading {
 // label names a reader with its profile: "Googlebot (google)".
 func (r reader) label() string { return fmt.Sprintf("%s (%s)", r.name, r.profile) }
 
+// width is the width of the text output: a terminal's default.
+const width = 80
+
 func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d robots, %d URLs", name, len(m.readers), len(m.urls))
+	fmt.Fprintf(&b, "%s: %s, %s", clean(name), plural(len(m.readers), "robot"), plural(len(m.urls), "URL"))
 	if probed {
 		b.WriteString(" (derived from the file's rules)")
 	}
-	b.WriteString("\ncells: yes/NO and the deciding line; * marks URLs on which robots disagree\n\n")
-	// Column widths.
-	nameW, profW := len("robot"), len("profile")
-	for _, r := range m.readers {
-		nameW, profW = max(nameW, len(r.name)), max(profW, len(r.profile.String()))
-	}
-	colW := make([]int, len(m.urls))
-	heads := make([]string, len(m.urls))
-	for j := range m.urls {
-		heads[j] = fmt.Sprintf("U%d", j+1)
-		if slices.Contains(m.disagree, j) {
-			heads[j] += "*"
+	b.WriteString("\ncells: yes/NO and the deciding line; * marks URLs on which robots disagree\n")
+	// URLs of one origin are shown by their paths.
+	shown := slices.Clone(m.urls)
+	if o := commonOrigin(m.urls); o != "" {
+		for j, u := range shown {
+			shown[j] = strings.TrimPrefix(u, o)
 		}
-		colW[j] = len(heads[j])
-		for i := range m.readers {
-			colW[j] = max(colW[j], len(cell(m.cells[i][j])))
-		}
+		fmt.Fprintf(&b, "paths on %s\n", clean(o))
 	}
-	row := func(name, profile string, cells func(j int) string) {
-		var l strings.Builder
-		fmt.Fprintf(&l, "%-*s  %-*s", nameW, name, profW, profile)
-		for j := range m.urls {
-			fmt.Fprintf(&l, "  %-*s", colW[j], cells(j))
-		}
-		b.WriteString(strings.TrimRight(l.String(), " "))
-		b.WriteString("\n")
-	}
-	row("robot", "profile", func(j int) string { return heads[j] })
+	// Robots are columns, URLs rows; the robots are split into several
+	// tables when they do not fit in width columns beside the URLs.
+	colW := make([]int, len(m.readers))
 	for i, r := range m.readers {
-		row(r.name, r.profile.String(), func(j int) string { return cell(m.cells[i][j]) })
+		colW[i] = max(len(r.name), len(r.profile.String())+2)
+		for j := range m.urls {
+			colW[i] = max(colW[i], len(cell(m.cells[i][j])))
+		}
 	}
-	b.WriteString("\n")
-	for j, u := range m.urls {
-		fmt.Fprintf(&b, "U%-3d %s\n", j+1, u)
+	urlW := len("URL")
+	for _, u := range shown {
+		urlW = max(urlW, utf8.RuneCountInString(clean(u))+1)
+	}
+	urlW = min(urlW, 32)
+	for lo := 0; lo < len(m.readers); {
+		hi, used := lo, urlW
+		for hi < len(m.readers) && (hi == lo || used+2+colW[hi] <= width) {
+			used += 2 + colW[hi]
+			hi++
+		}
+		b.WriteString("\n")
+		line := func(first string, col func(i int) string) {
+			var l strings.Builder
+			l.WriteString(pad(first, urlW))
+			for i := lo; i < hi; i++ {
+				l.WriteString("  " + pad(col(i), colW[i]))
+			}
+			b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
+		}
+		line("URL", func(i int) string { return m.readers[i].name })
+		line("", func(i int) string { return "(" + m.readers[i].profile.String() + ")" })
+		for j, u := range shown {
+			u = clean(u)
+			if slices.Contains(m.disagree, j) {
+				u += "*"
+			}
+			line(shorten(u, urlW), func(i int) string { return cell(m.cells[i][j]) })
+		}
+		lo = hi
 	}
 	if len(m.disagree) == 0 {
 		b.WriteString("\nEvery robot reads every URL the same way.\n")
 	} else {
 		fmt.Fprintf(&b, "\nRobots disagree on %d of %d URLs:\n", len(m.disagree), len(m.urls))
 		for _, j := range m.disagree {
-			fmt.Fprintf(&b, "\nU%d %s\n", j+1, m.urls[j])
+			fmt.Fprintf(&b, "\n%s\n", clean(m.urls[j]))
 			for _, rd := range m.readings(j) {
-				verdict := "disallowed"
-				if rd.Allowed {
-					verdict = "allowed"
-				}
-				fmt.Fprintf(&b, "  %-10s %s\n             by %s\n", verdict, rd.Why, strings.Join(rd.Robots, ", "))
+				fmt.Fprintf(&b, "  %-10s %s\n", verdict(rd.Allowed), clean(rd.Why))
+				b.WriteString(wrapList("by ", rd.Robots, 13, width))
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, cleanLines(b.String()))
 	return err
+}
+
+// commonOrigin is the scheme and host that every URL of urls starts with,
+// followed by a path, or "" when they do not share one.
+func commonOrigin(urls []string) string {
+	origin := ""
+	for _, u := range urls {
+		i := strings.Index(u, "://")
+		if i < 0 {
+			return ""
+		}
+		j := strings.IndexByte(u[i+3:], '/')
+		if j < 0 {
+			return ""
+		}
+		o := u[:i+3+j]
+		if origin != "" && o != origin {
+			return ""
+		}
+		origin = o
+	}
+	return origin
+}
+
+// pad writes s left-aligned in n columns.
+func pad(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
+// shorten cuts s to n columns, with "…" in the middle when it is longer.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
+}
+
+// wrapList writes prefix and the items, comma-separated, in lines of at
+// most width columns, each indented by indent spaces; an item is never
+// split.
+func wrapList(prefix string, items []string, indent, width int) string {
+	var b strings.Builder
+	line := prefix
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		switch {
+		case line == prefix:
+			line += it
+		case indent+utf8.RuneCountInString(line)+1+utf8.RuneCountInString(it) > width:
+			b.WriteString(strings.Repeat(" ", indent) + line + "\n")
+			line = "   " + it
+		default:
+			line += " " + it
+		}
+	}
+	b.WriteString(strings.Repeat(" ", indent) + line + "\n")
+	return b.String()
 }
 
 // Shapes of -format json.

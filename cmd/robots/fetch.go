@@ -32,10 +32,24 @@ type netFlags struct {
 func addNetFlags(fs *flag.FlagSet, redirects int) *netFlags {
 	return &netFlags{
 		cache:     fs.String("cache", "", "keep fetched files in `SPEC`: memory, disk:PATH or redis://HOST:PORT/DB (default: fetch every time)"),
-		timeout:   fs.Duration("timeout", fetch.DefaultTimeout, "give up on a fetch after `D`"),
-		userAgent: fs.String("user-agent", "", "User-Agent header to send (default: the robot's own, else "+fetch.DefaultUserAgent+")"),
-		redirects: fs.Int("max-redirects", redirects, "follow at most `N` redirects (0: the policy's, 5)"),
+		timeout:   durationFlag(fs, "timeout", fetch.DefaultTimeout, "give up on a fetch after `D`, a duration such as 5s"),
+		userAgent: fs.String("user-agent", "", "send the User-Agent header `UA` (default: the robot's own, else "+fetch.DefaultUserAgent+")"),
+		redirects: intFlag(fs, "max-redirects", redirects, "follow at most `N` redirects; 0 means the status rules' own limit (5 for Google)"),
 	}
+}
+
+// check checks the flags' values before anything is fetched.
+func (nf *netFlags) check() error {
+	if *nf.timeout <= 0 {
+		return &usageError{msg: "-timeout must be positive, such as 10s"}
+	}
+	if *nf.redirects < 0 || *nf.redirects > 100 {
+		return &usageError{msg: "-max-redirects must be between 0 and 100"}
+	}
+	if c := *nf.cache; c != "" && c != "memory" && !strings.HasPrefix(c, "disk:") && !strings.HasPrefix(c, "redis://") && !strings.HasPrefix(c, "rediss://") {
+		return &usageError{msg: fmt.Sprintf("-cache %q: give memory, disk:PATH or redis://HOST:PORT/DB", *nf.cache)}
+	}
+	return nil
 }
 
 // fetcher builds a Fetcher for a policy and profile from the flags, and a
@@ -45,11 +59,8 @@ func (nf *netFlags) fetcher(pol fetch.Policy, p robots.Profile, robotUA string) 
 	if f.UserAgent == "" {
 		f.UserAgent = robotUA
 	}
-	if *nf.timeout <= 0 {
-		return nil, nil, &usageError{msg: "-timeout must be positive"}
-	}
-	if *nf.redirects < 0 || *nf.redirects > 100 {
-		return nil, nil, &usageError{msg: "-max-redirects must be between 0 and 100"}
+	if err := nf.check(); err != nil {
+		return nil, nil, err
 	}
 	done := func() {}
 	if *nf.cache != "" {
@@ -108,9 +119,15 @@ func runFetch(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return &usageError{msg: "give one URL"}
 	}
+	target, err := fetchURL(e, fs.Arg(0))
+	if err != nil {
+		return err
+	}
 	rd := reader{profile: profile}
-	if *robot != "" {
-		rd = robotReader(*robot, profile, isSet(fs, "profile"))
+	if isSet(fs, "robot") {
+		if rd, err = robotReader(*robot, profile, isSet(fs, "profile")); err != nil {
+			return err
+		}
 	}
 	pol, ua := policyOf(fs, policy, *robot, rd.profile)
 	f, done, err := nf.fetcher(pol, rd.profile, ua)
@@ -118,7 +135,12 @@ func runFetch(e *env, args []string) error {
 		return err
 	}
 	defer done()
-	res, err := nf.get(e, f, fs.Arg(0))
+	stop := progress(e, "fetching "+target)
+	res, err := nf.get(e, f, target)
+	stop()
+	if e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
 	if err != nil {
 		return err
 	}
@@ -218,7 +240,7 @@ func writeFetchText(w io.Writer, r *wire.FetchTrace) error {
 			fmt.Fprintf(&b, "  sitemap: %s\n", s)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, cleanLines(b.String()))
 	return err
 }
 
@@ -248,7 +270,12 @@ func fetchFile(e *env, nf *netFlags, rawURL string) ([]byte, *fetch.Result, erro
 		return nil, nil, err
 	}
 	defer done()
+	stop := progress(e, "fetching "+rawURL)
 	res, err := nf.get(e, f, rawURL)
+	stop()
+	if e.ctx.Err() != nil {
+		return nil, nil, e.ctx.Err()
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -50,7 +50,7 @@ func runCLI(t *testing.T, srv *httptest.Server, args ...string) (stdout, stderr 
 }
 
 // TestFetchCommand: `robots fetch URL` prints the trace, the outcome, how
-// every family reads it and a summary of the file (DESIGN.md, contracts).
+// every family reads it and a summary of the file (the documented contract of robots fetch -format json).
 func TestFetchCommand(t *testing.T) {
 	srv := site(t)
 	out, errs, code := runCLI(t, srv, "fetch", srv.URL+"/old/robots.txt")
@@ -93,13 +93,13 @@ file: 7 lines, 2 groups, 2 rules, 1 sitemap
 	}
 
 	// -robot brings the robot's status rules: Yandex reads a 503 as no
-	// file (checker-rules §A).
+	// file (Yandex's robots.txt documentation: 5xx answers are read as no file).
 	out, _, code = runCLI(t, srv, "fetch", "-robot", "YandexBot", srv.URL+"/down/robots.txt")
 	if code != 0 || !strings.Contains(out, "as yandex robots fetch it") || !strings.Contains(out, "outcome: unavailable") {
 		t.Errorf("-robot YandexBot: exit %d\n%s", code, out)
 	}
 	_, errs, code = runCLI(t, srv, "fetch", "ftp://example.com/")
-	if code != 2 || !strings.Contains(errs, "http and https only") {
+	if code != 2 || !strings.Contains(errs, "only http and https URLs") {
 		t.Errorf("ftp: exit %d, %q", code, errs)
 	}
 	_, errs, code = runCLI(t, srv, "fetch", "-cache", "nonsense", srv.URL)

@@ -18,8 +18,15 @@
 //	serve    run the web checker and JSON API
 //	version  print the version
 //
-// Exit codes: 0 ok or allowed, 1 a finding (a URL is disallowed, a check
-// finds an error, a fix changes the file), 2 a usage or I/O error.
+// Flags may come before, between or after the arguments; -- ends them.
+//
+// Exit codes:
+//
+//	0    ok: every URL allowed, no finding, nothing to change
+//	1    a finding: a URL disallowed, a check's finding, a fix or layout
+//	     that would change the file, robots that read a file differently
+//	2    a usage or I/O error
+//	130  interrupted (Ctrl-C)
 package main
 
 import (
@@ -31,6 +38,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -57,6 +66,9 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// tty is set when standard error is a terminal: long work then shows
+	// its progress there.
+	tty bool
 }
 
 // command is one subcommand.
@@ -64,52 +76,72 @@ type command struct {
 	name  string
 	usage string // after "robots NAME "
 	short string
+	long  string // more help, printed after the short line
 	run   func(e *env, args []string) error
 }
 
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, auditCmd, agentsCmd, serveCmd, versionCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, auditCmd, agentsCmd, serveCmd, versionCmd, helpCmd}
 }
 
 // Exit codes.
 const (
-	exitOK      = 0
-	exitFinding = 1
-	exitError   = 2
+	exitOK          = 0
+	exitFinding     = 1
+	exitError       = 2
+	exitInterrupted = 130
 )
+
+// exitCodeHelp is the table of exit codes, in every help text.
+const exitCodeHelp = `Exit codes:
+  0    ok: every URL allowed, no finding, nothing to change
+  1    a finding: a URL disallowed, a check's finding, a file that a fix or
+       the layout would change, robots that read a file differently
+  2    a usage or I/O error
+  130  interrupted
+`
 
 // errFinding makes a command exit 1 with no message.
 var errFinding = errors.New("finding")
 
 // usageError is a bad invocation: its message is followed by a hint.
-type usageError struct{ cmd, msg string }
+type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		printUsage(stderr)
-		if len(args) == 0 {
-			return exitError
-		}
-		return exitOK
-	}
-	var cmd *command
-	for _, c := range commands {
-		if c.name == args[0] {
-			cmd = c
-		}
-	}
-	if cmd == nil {
-		fmt.Fprintf(stderr, "robots: unknown command %q\nTry: robots help\n", args[0])
 		return exitError
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		printUsage(stdout)
+		return exitOK
+	case "-version", "--version", "-v":
+		args = []string{"version"}
+	}
+	cmd := lookupCommand(args[0])
+	if cmd == nil {
+		msg := fmt.Sprintf("robots: unknown command %q", args[0])
+		if c := closestCommand(args[0]); c != "" {
+			msg += fmt.Sprintf("; did you mean robots %s?", c)
+		}
+		fmt.Fprintf(stderr, "%s\nTry: robots help\n", msg)
+		return exitError
+	}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, tty: isTerminal(stderr)}
 	err := cmd.run(e, args[1:])
 	var ue *usageError
 	switch {
+	case ctx.Err() != nil && cmd != serveCmd && !errors.Is(err, flag.ErrHelp):
+		// Whatever the command had decided, an interrupted run reports no
+		// verdict. (For serve, an interrupt is the way to stop it: it
+		// shuts down gracefully and exits 0.)
+		fmt.Fprintf(stderr, "robots %s: interrupted\n", cmd.name)
+		return exitInterrupted
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errFinding):
@@ -120,12 +152,51 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "robots %s: %s\nTry: robots %s -h\n", cmd.name, ue.msg, cmd.name)
 		return exitError
 	default:
-		fmt.Fprintf(stderr, "robots %s: %v\n", cmd.name, err)
+		fmt.Fprintf(stderr, "robots %s: %s\n", cmd.name, errorText(err))
 		return exitError
 	}
 }
 
+func lookupCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// closestCommand is the command a mistyped name most likely meant.
+func closestCommand(name string) string {
+	best, bestD := "", 3
+	for _, c := range commands {
+		if d := editDistance(strings.ToLower(name), c.name); d < bestD {
+			best, bestD = c.name, d
+		}
+	}
+	return best
+}
+
+// errorText is err's message without the package prefixes that the
+// command's own prefix repeats ("page: ", "fetch: ", …).
+func errorText(err error) string {
+	msg := err.Error()
+	for {
+		trimmed := msg
+		for _, p := range []string{"page: ", "fetch: ", "agents: ", "lint: ", "robots: ", "syntax: ", "meta: "} {
+			trimmed = strings.TrimPrefix(trimmed, p)
+		}
+		if trimmed == msg {
+			return msg
+		}
+		msg = trimmed
+	}
+}
+
 func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "Robots reads, tests and checks robots.txt files, robots meta tags and")
+	fmt.Fprintln(w, "X-Robots-Tag headers, the way each family of robots reads them.")
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage: robots <command> [flags] [arguments]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
@@ -133,7 +204,10 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.short)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'robots <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "Run 'robots help <command>' or 'robots <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "Flags may come before, between or after the arguments; -- ends them.")
+	fmt.Fprintln(w)
+	fmt.Fprint(w, exitCodeHelp)
 }
 
 // newFlags returns a flag set for cmd that reports errors instead of exiting.
@@ -142,23 +216,6 @@ func newFlags(e *env, cmd *command) *flag.FlagSet {
 	fs.SetOutput(io.Discard) // errors are reported by run, in one line
 	fs.Usage = func() {}
 	return fs
-}
-
-// parseFlags parses args: -h prints the command's usage, and a bad flag
-// becomes a one-line usageError.
-func parseFlags(e *env, cmd *command, fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintf(e.stderr, "Usage: robots %s %s\n\n%s.\n\nFlags:\n", cmd.name, cmd.usage, cmd.short)
-		fs.SetOutput(e.stderr)
-		fs.PrintDefaults()
-		return err
-	default:
-		return &usageError{msg: err.Error()}
-	}
 }
 
 // isSet reports whether the flag name was given on the command line.
@@ -191,14 +248,104 @@ type stringsFlag []string
 func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
 func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 
-// version is set by the build (-ldflags "-X main.version=…").
-var version = "devel"
+// version can be set by the build (-ldflags "-X main.version=…"); else
+// it comes from the build information (see buildVersion).
+var version = ""
+
+// buildVersion is the version of this binary: the -ldflags version, else
+// the module version that go install recorded (v1.2.3 or a pseudo-version),
+// else the VCS revision that go build recorded from a checkout, marked
+// "+dirty" when the tree had changes, else "devel".
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	return versionOf(bi)
+}
+
+func versionOf(bi *debug.BuildInfo) string {
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, at string
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	v := "devel-" + rev
+	if dirty {
+		v += "+dirty"
+	}
+	if at != "" {
+		v += " (" + at + ")"
+	}
+	return v
+}
 
 var versionCmd = &command{
 	name:  "version",
 	short: "print the version",
-	run: func(e *env, args []string) error {
-		fmt.Fprintf(e.stdout, "robots %s\n", version)
+}
+
+var helpCmd = &command{
+	name:  "help",
+	usage: "[command]",
+	short: "show the help of robots or of a command",
+}
+
+func init() {
+	versionCmd.run = runVersion
+	helpCmd.run = runHelp
+}
+
+func runVersion(e *env, args []string) error {
+	fs := newFlags(e, versionCmd)
+	if err := parseFlags(e, versionCmd, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return &usageError{msg: "version takes no arguments"}
+	}
+	fmt.Fprintf(e.stdout, "robots %s %s/%s %s\n", buildVersion(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	return nil
+}
+
+func runHelp(e *env, args []string) error {
+	switch len(args) {
+	case 0:
+		printUsage(e.stdout)
 		return nil
-	},
+	case 1:
+		if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+			args = []string{helpCmd.name}
+		}
+		cmd := lookupCommand(args[0])
+		if cmd == nil {
+			return &usageError{msg: fmt.Sprintf("unknown command %q", args[0])}
+		}
+		if cmd == helpCmd {
+			printCommandHelp(e.stdout, helpCmd, newFlags(e, helpCmd))
+			return flag.ErrHelp
+		}
+		return cmd.run(e, []string{"-h"})
+	default:
+		return &usageError{msg: "give one command"}
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,7 +13,7 @@ import (
 
 var pageCmd = &command{
 	name:  "page",
-	usage: "[-robot NAME] [-format text|json] [-links] [-max-bytes N] [-max-redirects N] [-timeout D] [-user-agent UA] [-profile P] URL",
+	usage: "[-robot NAME | -agent TOKEN] [-format text|json] [-links] [-max-bytes N] [-max-redirects N] [-timeout D] [-user-agent UA] [-profile P] URL",
 	short: "show a page as a robot sees it: robots.txt, status, X-Robots-Tag, meta tags",
 }
 
@@ -22,13 +23,14 @@ func runPage(e *env, args []string) error {
 	fs := newFlags(e, pageCmd)
 	var profile robots.Profile
 	var (
-		robot     = fs.String("robot", page.DefaultRobot, "see the page as the registry robot `NAME` (any other name is a plain product token)")
+		robot     = fs.String("robot", page.DefaultRobot, "see the page as the known robot `NAME` (robots agents lists them)")
+		agent     = fs.String("agent", "", "see the page as a robot with the plain product `TOKEN`, under Google's reading")
 		format    = fs.String("format", "text", "output `format`: text or json")
 		allLinks  = fs.Bool("links", false, "list every link, not only nofollow and disallowed ones")
-		maxBytes  = fs.Int64("max-bytes", 0, "read at most `N` bytes of the page (default 2 MiB, Googlebot's limit)")
-		redirects = fs.Int("max-redirects", page.DefaultMaxRedirects, "follow at most `N` redirects")
-		timeout   = fs.Duration("timeout", page.DefaultTimeout, "give up after `D`")
-		userAgent = fs.String("user-agent", "", "User-Agent header to send (default: the robot's own)")
+		maxBytes  = intFlag(fs, "max-bytes", 0, "read at most `N` bytes of the page (default 2 MiB, Googlebot's limit)")
+		redirects = intFlag(fs, "max-redirects", page.DefaultMaxRedirects, "follow at most `N` redirects")
+		timeout   = durationFlag(fs, "timeout", page.DefaultTimeout, "give up after `D`, a duration such as 5s")
+		userAgent = fs.String("user-agent", "", "send the User-Agent header `UA` (default: the robot's own)")
 	)
 	fs.Var(&profile, "profile", "read robots.txt as `P` instead of the robot's profile: "+profileNames())
 	if err := parseFlags(e, pageCmd, fs, args); err != nil {
@@ -40,6 +42,8 @@ func runPage(e *env, args []string) error {
 	switch {
 	case fs.NArg() != 1:
 		return &usageError{msg: "give one page URL"}
+	case isSet(fs, "robot") && isSet(fs, "agent"):
+		return &usageError{msg: "-robot and -agent both name the robot: give one"}
 	case *maxBytes < 0:
 		return &usageError{msg: "-max-bytes must not be negative"}
 	case *redirects < 0 || *redirects > 100:
@@ -47,31 +51,57 @@ func runPage(e *env, args []string) error {
 	case *timeout <= 0:
 		return &usageError{msg: "-timeout must be positive"}
 	}
-	rb := page.RobotNamed(*robot)
+	target, err := fetchURL(e, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	var rb page.Robot
+	if isSet(fs, "agent") {
+		toks, err := agentTokens(e, []string{*agent})
+		if err != nil {
+			return err
+		}
+		t := toks[0]
+		rb = page.Robot{Name: t, Agent: robots.Agent{Tokens: toks}, UserAgent: t, MetaNames: []string{strings.ToLower(t)}}
+	} else {
+		reg, err := findRobot(*robot)
+		if err != nil {
+			return err
+		}
+		rb = page.FromRegistry(reg)
+	}
 	if isSet(fs, "profile") {
 		rb.Profile = profile
 	}
 	if *userAgent != "" {
 		rb.UserAgent = *userAgent
 	}
-	in := &page.Inspector{MaxBytes: *maxBytes, MaxRedirects: *redirects, Timeout: *timeout}
+	in := &page.Inspector{MaxBytes: int64(*maxBytes), MaxRedirects: *redirects, Timeout: *timeout}
 	if *redirects == 0 {
 		in.MaxRedirects = -1 // the Inspector reads 0 as its default
 	}
-	rep, err := in.Inspect(e.ctx, fs.Arg(0), rb)
+	stop := progress(e, "inspecting "+target)
+	rep, err := in.Inspect(e.ctx, target, rb)
+	stop()
+	if e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
 	if err != nil {
 		return err
 	}
-	if *format == "json" {
+	switch {
+	case *format == "json":
 		err = writeJSON(e.stdout, rep)
-	} else {
+	case rep.Error != "" && rep.Status == 0:
+		// No page came back: the error says all there is.
+	default:
 		err = writePage(e.stdout, rep, *allLinks)
 	}
 	switch {
 	case err != nil:
 		return err
 	case rep.Error != "":
-		return fmt.Errorf("%s", rep.Error)
+		return errors.New(clean(rep.Error))
 	case !rep.Crawlable || !rep.Indexable:
 		return errFinding
 	}
@@ -104,8 +134,14 @@ func writePage(w io.Writer, r *page.Report, allLinks bool) error {
 	b.WriteString("fetch\n")
 	for _, h := range r.Redirects {
 		mark := ""
-		if !h.Allowed {
+		switch {
+		case h.Allowed:
+		case h.Line > 0:
 			mark = fmt.Sprintf("  [disallowed, robots.txt line %d]", h.Line)
+		case rt.Status != 0 && rt.Status != 200:
+			mark = fmt.Sprintf("  [disallowed: robots.txt HTTP %d]", rt.Status)
+		default:
+			mark = "  [disallowed: " + orDash(rt.Reason) + "]"
 		}
 		fmt.Fprintf(&b, "  %s %s%s\n", statusText(h.Status), h.URL, mark)
 		if h.Location != "" {
@@ -237,7 +273,7 @@ func writePage(w io.Writer, r *page.Report, allLinks bool) error {
 			fmt.Fprintf(&b, "  - %s\n", w)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, cleanLines(b.String()))
 	return err
 }
 

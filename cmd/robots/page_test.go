@@ -98,7 +98,7 @@ func TestPageCommand(t *testing.T) {
 }
 
 // TestPageJSONContract: the JSON of `robots page` has the fields
-// DESIGN.md's contract names, with the right types.
+// the documented contract's names, with the right types.
 func TestPageJSONContract(t *testing.T) {
 	srv := pageSite(t)
 	out, _, _ := runCLI(t, srv, "page", "-format", "json", srv.URL+"/private/report")
@@ -148,7 +148,10 @@ func TestPageErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"page"}, "give one page URL"},
-		{[]string{"page", "example.com/x"}, "not an absolute http or https URL"},
+		{[]string{"page", "ftp://example.com/x"}, "only http and https URLs"},
+		{[]string{"page", "nonsense"}, `"nonsense" is not a URL`},
+		{[]string{"page", ""}, "empty URL"},
+		{[]string{"page", "-robot", "Gogglebot", "http://x"}, `unknown robot "Gogglebot"; did you mean Googlebot`},
 		{[]string{"page", "-format", "xml", "http://x"}, "-format must be text or json"},
 		{[]string{"page", "-max-bytes", "-1", "http://x"}, "-max-bytes"},
 		{[]string{"page", "-timeout", "0s", "http://x"}, "-timeout"},

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 )
@@ -16,21 +19,116 @@ type reader struct {
 
 // robotReader resolves -robot NAME: a robot of the registry (by product
 // token, or by a full User-Agent header that names one) brings its profile,
-// token chain and quirks; any other name is a plain product token under
-// the default profile (DESIGN.md, contracts). An explicit -profile wins
-// over the robot's own.
-func robotReader(name string, profile robots.Profile, profileSet bool) reader {
-	rb, ok := lookupRobot(name)
-	if !ok {
-		return reader{name: name, profile: profile, agent: robots.Agent{Tokens: []string{name}}}
+// token chain and quirks. An explicit -profile wins over the robot's own.
+// A name the registry does not know is an error that names the closest
+// known robots: a typo must not become a robot that obeys only "*". A
+// plain product token is what -agent is for.
+func robotReader(name string, profile robots.Profile, profileSet bool) (reader, error) {
+	rb, err := findRobot(name)
+	if err != nil {
+		return reader{}, err
 	}
-	return fromRegistry(rb, profile, profileSet)
+	return fromRegistry(rb, profile, profileSet), nil
+}
+
+// findRobot finds a registry robot, or says which names come closest.
+func findRobot(name string) (agents.Robot, error) {
+	if strings.TrimSpace(name) == "" {
+		return agents.Robot{}, &usageError{msg: "-robot needs a robot's name, such as Googlebot (robots agents lists them)"}
+	}
+	if rb, ok := lookupRobot(name); ok {
+		return rb, nil
+	}
+	return agents.Robot{}, &usageError{msg: unknownRobot(name) + " (robots agents lists the known robots; -agent " + shellQuote(name) + " tests a plain product token)"}
+}
+
+// unknownRobot says that the registry does not know name, and what the
+// user may have meant.
+func unknownRobot(name string) string {
+	msg := fmt.Sprintf("unknown robot %q", name)
+	if c := agents.Closest(name, 3); len(c) > 0 {
+		msg += "; did you mean " + orList(c) + "?"
+	}
+	return msg
+}
+
+// orList writes "a", "a or b", "a, b or c".
+func orList(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// shellQuote quotes s for a shell when it needs it.
+func shellQuote(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '-' || c == '_' || c == '.' || c == '/' || c == ':' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
+
+// agentTokens checks the -agent values: each must be "*" or a product
+// token (RFC 9309 §2.2.1: [A-Za-z_-]+). A value that is not, such as
+// "Googlebot/2.1" or a whole User-Agent header, is read as the product
+// token it names, as a robot's own parser would compare it, and a note on
+// standard error says so; a value that names no token is an error.
+func agentTokens(e *env, values []string) ([]string, error) {
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		if v == "*" || isProductToken(v) {
+			out = append(out, v)
+			continue
+		}
+		tok := leadingProductToken(v)
+		if strings.ContainsAny(v, " ;(") {
+			// A whole User-Agent header: the robot it names, not "Mozilla".
+			if t := agents.ProductToken(v); t != "" {
+				tok = t
+			}
+		}
+		if tok == "" {
+			msg := fmt.Sprintf("-agent %q is not a product token (letters, '-' and '_', RFC 9309 §2.2.1)", v)
+			if _, ok := lookupRobot(v); ok {
+				msg += "; -robot " + shellQuote(v) + " reads the file as that robot does"
+			}
+			return nil, &usageError{msg: msg}
+		}
+		fmt.Fprintf(e.stderr, "robots: using product token %q from %q\n", tok, v)
+		out = append(out, tok)
+	}
+	return out, nil
+}
+
+// isProductToken reports whether s is a product token: one or more of
+// [A-Za-z_-] (RFC 9309 §2.2.1).
+func isProductToken(s string) bool {
+	return s != "" && leadingProductToken(s) == s
+}
+
+// leadingProductToken is the run of [A-Za-z_-] that s starts with.
+func leadingProductToken(s string) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if !(c == '-' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			break
+		}
+		i++
+	}
+	return s[:i]
 }
 
 // fromRegistry makes a reader of a registry robot.
 func fromRegistry(rb agents.Robot, profile robots.Profile, profileSet bool) reader {
 	r := reader{name: rb.Token, profile: profile, known: true,
-		agent: robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal}}
+		agent: robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal, WholeName: rb.WholeName()}}
 	if !profileSet {
 		if p, err := robots.ParseProfile(rb.Profile); err == nil {
 			r.profile = p

@@ -16,7 +16,7 @@ import (
 
 var serveCmd = &command{
 	name:  "serve",
-	usage: "[-addr HOST:PORT] [-allow-private] [-rate-limit N]",
+	usage: "[-addr HOST:PORT] [-allow-private] [-allow-host HOST]... [-rate-limit N]",
 	short: "run the web checker and JSON API",
 }
 
@@ -26,7 +26,9 @@ func runServe(e *env, args []string) error {
 	fs := newFlags(e, serveCmd)
 	addr := fs.String("addr", server.DefaultAddr, "listen on `HOST:PORT`")
 	allowPrivate := fs.Bool("allow-private", false, "let the server fetch loopback, private and link-local targets")
-	rateLimit := fs.Float64("rate-limit", 0, "requests per second per client address, `N`; 0 is off")
+	rateLimit := floatFlag(fs, "rate-limit", 0, "allow each client address `N` requests per second; 0 is off")
+	var hosts stringsFlag
+	fs.Var(&hosts, "allow-host", "also answer requests whose Host header is `HOST` (repeat for several; default: any host, or only localhost names when -addr is a loopback address)")
 	if err := parseFlags(e, serveCmd, fs, args); err != nil {
 		return err
 	}
@@ -40,7 +42,15 @@ func runServe(e *env, args []string) error {
 		return &usageError{msg: fmt.Sprintf("-addr %q: %v", *addr, err)}
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
-	s := server.New(server.Config{Addr: *addr, AllowPrivate: *allowPrivate, RateLimit: *rateLimit, Logger: log, Version: version})
+	cfg := server.Config{Addr: *addr, AllowPrivate: *allowPrivate, RateLimit: *rateLimit, Logger: log, Version: buildVersion()}
+	if len(hosts) > 0 {
+		// The names the server answers by default stay allowed.
+		cfg.AllowedHosts = append([]string{"localhost", "127.0.0.1", "::1"}, hosts...)
+		if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" {
+			cfg.AllowedHosts = append(cfg.AllowedHosts, h)
+		}
+	}
+	s := server.New(cfg)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -51,6 +61,9 @@ func runServe(e *env, args []string) error {
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	log.Info("listening", "addr", "http://"+ln.Addr().String(), "allow_private", *allowPrivate, "rate_limit", *rateLimit)
+	if e.tty {
+		fmt.Fprintf(e.stderr, "robots serve: listening on http://%s (Ctrl-C stops it)\n", ln.Addr())
+	}
 	select {
 	case err := <-done:
 		return err

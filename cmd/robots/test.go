@@ -15,13 +15,23 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
 )
 
 var testCmd = &command{
 	name:  "test",
-	usage: "[-profile P] [-agent TOKEN]... [-robot NAME] -file PATH|-url URL URL...\n       robots test -jsonl [-profile P] < cases.jsonl",
+	usage: "[-profile P] [-agent TOKEN]... [-robot NAME] [-format text|json] -file PATH|-url URL [URL...]\n       robots test -jsonl [-profile P] < cases.jsonl",
 	short: "say whether robots may fetch URLs",
+	long: `Each URL is an absolute URL or a path that starts with "/"; without URL
+arguments, the URLs are read from standard input, one per line.
+
+-agent hands product tokens to the matcher as they are, the way Google's
+robots.txt library does; several -agent flags are a fallback chain (the
+first token that has a group wins), and without -agent or -robot the
+robot is "*". -robot evaluates as a known robot instead (robots agents
+lists them): its profile, its token chain, its quirks, and with -url its
+status rules and User-Agent.`,
 }
 
 func init() { testCmd.run = runTest }
@@ -33,59 +43,169 @@ func runTest(e *env, args []string) error {
 		agents  stringsFlag
 		file    = fs.String("file", "", "read robots.txt from `PATH` (- for standard input)")
 		url     = fs.String("url", "", "fetch robots.txt for the site of `URL` (any URL of the site, or its robots.txt)")
-		robot   = fs.String("robot", "", "evaluate as the registry robot `NAME`: its profile, token chain and quirks")
+		robot   = fs.String("robot", "", "evaluate as the known robot `NAME` (robots agents lists them): its profile, token chain and quirks")
+		format  = fs.String("format", "text", "output `format`: text or json")
 		jsonl   = fs.Bool("jsonl", false, "batch mode: read JSON cases from standard input, write one JSON answer per line")
 	)
 	fs.Var(&profile, "profile", "read the file as `P`: "+profileNames())
-	fs.Var(&agents, "agent", "product `TOKEN` to test; repeat for a fallback chain (default *)")
+	fs.Var(&agents, "agent", "product `TOKEN` to test, handed to the matcher as is; repeat for a fallback chain (default *)")
 	nf := addNetFlags(fs, 0)
 	if err := parseFlags(e, testCmd, fs, args); err != nil {
 		return err
 	}
 	profileSet := isSet(fs, "profile")
-	if *robot != "" && len(agents) > 0 {
+	if isSet(fs, "robot") && len(agents) > 0 {
 		return &usageError{msg: "-robot and -agent both name the robot: give one"}
 	}
 	if *jsonl {
-		if *file != "" || *url != "" || fs.NArg() > 0 || len(agents) > 0 {
-			return &usageError{msg: "-jsonl takes its cases from standard input only: no -file, -url, -agent or URL arguments"}
+		if *file != "" || *url != "" || fs.NArg() > 0 || len(agents) > 0 || isSet(fs, "robot") || isSet(fs, "format") {
+			return &usageError{msg: "-jsonl takes its cases from standard input only: no -file, -url, -agent, -robot, -format or URL arguments"}
 		}
 		return testJSONL(e, profile)
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	switch {
 	case *file == "" && *url == "":
 		return &usageError{msg: "no robots.txt: give -file PATH or -url URL"}
 	case *file != "" && *url != "":
 		return &usageError{msg: "-file and -url both give the robots.txt: give one"}
-	case fs.NArg() == 0:
-		return &usageError{msg: "no URL to test"}
 	}
-	if len(agents) == 0 {
-		agents = stringsFlag{"*"}
+	rd := reader{name: "*", profile: profile, agent: robots.Agent{Tokens: []string{"*"}}}
+	if isSet(fs, "robot") {
+		var err error
+		if rd, err = robotReader(*robot, profile, profileSet); err != nil {
+			return err
+		}
+	} else if len(agents) > 0 {
+		toks, err := agentTokens(e, agents)
+		if err != nil {
+			return err
+		}
+		rd.name, rd.agent.Tokens = strings.Join(toks, ","), toks
 	}
-	rd := reader{profile: profile, agent: robots.Agent{Tokens: agents}}
-	if *robot != "" {
-		rd = robotReader(*robot, profile, profileSet)
-	}
+	site := ""
 	if *url != "" {
-		return testURL(e, fs, nf, rd, *robot, *url)
+		var err error
+		if site, err = fetchURL(e, *url); err != nil {
+			return err
+		}
 	}
-	src, err := readLimited(e, *file)
+	urls := fs.Args()
+	if len(urls) == 0 {
+		var err error
+		if urls, err = urlsFromStdin(e, *file == "-"); err != nil {
+			return err
+		}
+	}
+	for _, u := range urls {
+		if err := testURLArg(u); err != nil {
+			return err
+		}
+	}
+	out := &testOutput{json: *format == "json", robot: rd}
+	if site != "" {
+		return testURL(e, fs, nf, rd, *robot, site, urls, out)
+	}
+	src, truncated, err := readLimited(e, *file)
 	if err != nil {
 		return err
 	}
+	if truncated {
+		fmt.Fprintf(e.stderr, "robots: %s is larger than %d KiB: like Google, the test reads only its first %d KiB\n", *file, robots.MaxBytes>>10, robots.MaxBytes>>10)
+	}
 	f := syntax.Parse(*file, src)
 	rules := robots.Compile(f, rd.profile)
-	disallowed := false
-	for _, u := range fs.Args() {
+	for _, u := range urls {
 		d := rules.DecideAgent(rd.agent, u)
-		verdict := "allowed"
-		if !d.Allowed {
-			verdict, disallowed = "disallowed", true
-		}
-		fmt.Fprintf(e.stdout, "%s %s  (%s)\n", verdict, u, explain(f, d))
+		out.add(u, d, explain(f, d), "")
 	}
-	if disallowed {
+	return out.write(e.stdout)
+}
+
+// urlsFromStdin reads the URLs to test from standard input, one per line;
+// blank lines and lines that start with "#" are skipped.
+func urlsFromStdin(e *env, stdinTaken bool) ([]string, error) {
+	if stdinTaken {
+		return nil, &usageError{msg: "no URL to test: -file - reads the robots.txt from standard input, so give the URLs as arguments"}
+	}
+	if f, ok := e.stdin.(*os.File); ok && isTerminal(f) {
+		return nil, &usageError{msg: "no URL to test: give URLs as arguments, or one per line on standard input"}
+	}
+	in := bufio.NewReaderSize(e.stdin, 64<<10)
+	var urls []string
+	for n := 1; ; n++ {
+		line, tooLong, err := readLine(in, maxCaseLine)
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		if tooLong {
+			return nil, fmt.Errorf("standard input, line %d: longer than %d bytes", n, maxCaseLine)
+		}
+		if s := strings.TrimSpace(string(line)); s != "" && !strings.HasPrefix(s, "#") {
+			urls = append(urls, s)
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if len(urls) == 0 {
+		return nil, &usageError{msg: "no URL to test: give URLs as arguments, or one per line on standard input"}
+	}
+	return urls, nil
+}
+
+// testOutput collects the verdicts of robots test and writes them as text
+// lines or as one JSON document.
+type testOutput struct {
+	json       bool
+	robot      reader
+	results    []testResult
+	fetch      *wire.FetchTrace
+	disallowed bool
+}
+
+// testResult is one verdict of robots test -format json, in the shape of
+// the API's /api/v1/test results.
+type testResult struct {
+	Robot   string `json:"robot"`
+	URL     string `json:"url"`
+	Allowed bool   `json:"allowed"`
+	Line    int    `json:"line"`
+	Why     string `json:"why"`
+	how     string
+}
+
+func (o *testOutput) add(u string, d robots.Decision, why, how string) {
+	o.results = append(o.results, testResult{Robot: o.robot.name, URL: u, Allowed: d.Allowed, Line: d.Line, Why: why, how: how})
+	o.disallowed = o.disallowed || !d.Allowed
+}
+
+func (o *testOutput) write(w io.Writer) error {
+	var err error
+	if o.json {
+		err = writeJSON(w, struct {
+			Profile string           `json:"profile"`
+			Tokens  []string         `json:"tokens"`
+			Results []testResult     `json:"results"`
+			Fetch   *wire.FetchTrace `json:"fetch,omitempty"`
+		}{o.robot.profile.String(), o.robot.agent.Tokens, o.results, o.fetch})
+	} else {
+		var b strings.Builder
+		for _, r := range o.results {
+			why := r.Why
+			if r.how != "" {
+				why += "; " + r.how
+			}
+			fmt.Fprintf(&b, "%s %s  (%s)\n", verdict(r.Allowed), clean(r.URL), clean(why))
+		}
+		_, err = io.WriteString(w, b.String())
+	}
+	if err != nil {
+		return err
+	}
+	if o.disallowed {
 		return errFinding
 	}
 	return nil
@@ -124,20 +244,19 @@ func profileNames() string {
 
 // readLimited reads a robots.txt file ("-" is standard input) as a robot
 // does: at most robots.MaxBytes, without the line the limit cuts.
-func readLimited(e *env, name string) ([]byte, error) {
+func readLimited(e *env, name string) (body []byte, truncated bool, err error) {
 	var r io.Reader
 	if name == "-" {
 		r = e.stdin
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		defer f.Close()
 		r = f
 	}
-	body, _, err := robots.Read(r)
-	return body, err
+	return robots.Read(r)
 }
 
 // maxCaseLine bounds one line of -jsonl input.
@@ -227,7 +346,12 @@ func (c *testCase) resolve(def robots.Profile) (body []byte, p robots.Profile, a
 			err = errors.New(`"robot" and "agent"/"agents" both name the robot: give one`)
 			return
 		}
-		rd := robotReader(c.Robot, p, c.Profile != "")
+		rb, ok := lookupRobot(c.Robot)
+		if !ok {
+			err = errors.New(unknownRobot(c.Robot) + ` ("agent" tests a plain product token)`)
+			return
+		}
+		rd := fromRegistry(rb, p, c.Profile != "")
 		p, agent = rd.profile, rd.agent
 	}
 	switch {
@@ -283,11 +407,11 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 }
 
 // testURL is `robots test -url`: the robots.txt of the site of site is
-// fetched with the robot's status rules (DESIGN.md, contracts), and each
-// verdict line also says how the fetch ended. URL arguments may be paths
-// of that site; a URL of another origin is an error, since a robots.txt
-// governs only its own origin (RFC 9309 §2.3).
-func testURL(e *env, fs *flag.FlagSet, nf *netFlags, rd reader, robot, site string) error {
+// fetched with the robot's status rules, and each verdict line also says
+// how the fetch ended. URL arguments may be paths of that site; a URL of
+// another origin is an error, since a robots.txt governs only its own
+// origin (RFC 9309 §2.3).
+func testURL(e *env, fs *flag.FlagSet, nf *netFlags, rd reader, robot, site string, args []string, out *testOutput) error {
 	pol, ua := policyOf(fs, fetch.Google, robot, rd.profile)
 	fr, done, err := nf.fetcher(pol, rd.profile, ua)
 	if err != nil {
@@ -296,22 +420,27 @@ func testURL(e *env, fs *flag.FlagSet, nf *netFlags, rd reader, robot, site stri
 	defer done()
 	origin, err := fetch.ParseOrigin(site)
 	if err != nil {
-		return err
+		return &usageError{msg: fmt.Sprintf("-url %s: %v", site, errorText(err))}
 	}
 	base, _ := neturl.Parse(site)
 	var urls []string
-	for _, a := range fs.Args() {
+	for _, a := range args {
 		u, err := base.Parse(a)
 		if err != nil {
-			return &usageError{msg: fmt.Sprintf("%s: %v", a, err)}
+			return &usageError{msg: fmt.Sprintf("%q is not a URL: %s", a, urlProblem(err))}
 		}
 		o, err := fetch.ParseOrigin(u.String())
 		if err != nil || o != origin {
-			return &usageError{msg: fmt.Sprintf("%s is not on %s: a robots.txt governs only its own origin", a, origin)}
+			return &usageError{msg: fmt.Sprintf("%s is not on %s: a robots.txt governs only its own origin (RFC 9309 §2.3)", a, origin)}
 		}
 		urls = append(urls, u.String())
 	}
+	stop := progress(e, "fetching "+origin.String()+"/robots.txt")
 	res, err := nf.get(e, fr, site)
+	stop()
+	if e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
 	if err != nil {
 		return err
 	}
@@ -320,23 +449,18 @@ func testURL(e *env, fs *flag.FlagSet, nf *netFlags, rd reader, robot, site stri
 	if res.Access == fetch.AccessRules {
 		f = syntax.Parse(res.URL, res.Body)
 	}
-	disallowed := false
+	if out.json {
+		out.fetch = wire.Trace(res)
+	}
 	for i, u := range urls {
 		v := res.Decide(rd.agent, u)
-		verdict := "allowed"
-		if !v.Allowed {
-			verdict, disallowed = "disallowed", true
-		}
 		why := v.Reason
 		if v.Access == fetch.AccessRules {
 			why = explain(f, v.Decision)
 		}
-		fmt.Fprintf(e.stdout, "%s %s  (%s; %s)\n", verdict, fs.Arg(i), why, how)
+		out.add(args[i], v.Decision, why, how)
 	}
-	if disallowed {
-		return errFinding
-	}
-	return nil
+	return out.write(e.stdout)
 }
 
 // fetchSummary says in a few words how a fetch ended.

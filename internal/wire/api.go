@@ -11,12 +11,14 @@ type CheckRequest struct {
 }
 
 // TestRequest is the body of POST /api/v1/test: a file (Robots) or a site
-// (URL), the robots to ask for (registry names or plain tokens; default
+// (URL), the robots to ask for (RobotsList, names the registry knows, and
+// Agents, plain product tokens read under the default profile; default
 // Googlebot), and the URLs to test.
 type TestRequest struct {
 	Robots     *string  `json:"robots,omitempty"`
 	URL        string   `json:"url,omitempty"`
 	RobotsList []string `json:"robots_list,omitempty"`
+	Agents     []string `json:"agents,omitempty"`
 	URLs       []string `json:"urls"`
 	// Profile reads the file as that profile instead of each robot's own.
 	Profile string `json:"profile,omitempty"`

@@ -1,0 +1,478 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	neturl "net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// parseFlags parses args as gofmt and go vet do, except that flags may
+// also come between and after the positional arguments: every argument
+// that starts with "-" (other than "-" alone, standard input) is a flag
+// of cmd, and "--" ends the flags. A flag that takes a value takes the
+// next argument even when it starts with "-" ("-file -").
+//
+// An argument that looks like a flag but is not one of cmd's is a usage
+// error naming it, never a file, URL or robot name. -h and -help print
+// cmd's help on standard output and return flag.ErrHelp.
+func parseFlags(e *env, cmd *command, fs *flag.FlagSet, args []string) error {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		name := strings.TrimPrefix(a[1:], "-")
+		name, _, hasValue := strings.Cut(name, "=")
+		if name == "h" || name == "help" {
+			printCommandHelp(e.stdout, cmd, fs)
+			return flag.ErrHelp
+		}
+		f := fs.Lookup(name)
+		if f == nil || name == "" || name[0] == '-' {
+			return &usageError{msg: unknownFlag(cmd, fs, a)}
+		}
+		flags = append(flags, a)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return &usageError{msg: fmt.Sprintf("flag -%s needs a value: %s", name, placeholder(f))}
+			}
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	if err := fs.Parse(append(append(flags, "--"), pos...)); err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	return nil
+}
+
+// unknownFlag says that arg is not a flag of cmd, with the closest one.
+func unknownFlag(cmd *command, fs *flag.FlagSet, arg string) string {
+	msg := fmt.Sprintf("%s is not a flag of robots %s", arg, cmd.name)
+	name := strings.TrimLeft(arg, "-")
+	name, _, _ = strings.Cut(name, "=")
+	best, bestD := "", 3
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := editDistance(strings.ToLower(name), f.Name); d < bestD {
+			best, bestD = f.Name, d
+		}
+	})
+	if best != "" {
+		msg += fmt.Sprintf("; did you mean -%s?", best)
+	} else if isURL(arg) || strings.HasPrefix(arg, "-/") {
+		msg += "; put -- before arguments that start with -"
+	}
+	return msg
+}
+
+// placeholder says what a flag's value looks like, from its usage text.
+func placeholder(f *flag.Flag) string {
+	name, _ := flag.UnquoteUsage(f)
+	if name == "" {
+		name = "value"
+	}
+	return "-" + f.Name + " " + name
+}
+
+// printCommandHelp writes cmd's usage and flags.
+func printCommandHelp(w io.Writer, cmd *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "%s\n\n%s.\n", strings.TrimSpace("Usage: robots "+cmd.name+" "+cmd.usage), upperFirst(cmd.short))
+	if cmd.long != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(cmd.long))
+	}
+	fmt.Fprintln(w, "\nFlags may come before, between or after the arguments; -- ends them.")
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, exitCodeHelp)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// durationValue is a time.Duration flag whose error says what to write.
+type durationValue time.Duration
+
+func (d *durationValue) String() string { return time.Duration(*d).String() }
+func (d *durationValue) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			return fmt.Errorf("give a unit: use a duration such as %ss or %sms", s, s)
+		}
+		return errors.New("use a duration such as 5s, 1m30s or 500ms")
+	}
+	*d = durationValue(v)
+	return nil
+}
+
+// durationFlag defines a duration flag that reads "5s", "1m".
+func durationFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
+	d := def
+	fs.Var((*durationValue)(&d), name, usage)
+	return &d
+}
+
+// intValue is an integer flag whose error says what to write.
+type intValue int
+
+func (v *intValue) String() string { return strconv.Itoa(int(*v)) }
+func (v *intValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("use a whole number such as 10")
+	}
+	*v = intValue(n)
+	return nil
+}
+
+// intFlag defines an int flag.
+func intFlag(fs *flag.FlagSet, name string, def int, usage string) *int {
+	p := new(int)
+	*p = def
+	fs.Var((*intValue)(p), name, usage)
+	return p
+}
+
+// floatValue is a number flag whose error says what to write.
+type floatValue float64
+
+func (v *floatValue) String() string { return strconv.FormatFloat(float64(*v), 'g', -1, 64) }
+func (v *floatValue) Set(s string) error {
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("use a number such as 10 or 0.5")
+	}
+	*v = floatValue(n)
+	return nil
+}
+
+// noteBareHost is the one-line note for an argument read as https://.
+func noteBareHost(e *env, arg, u string) {
+	fmt.Fprintf(e.stderr, "robots: reading %q as %s\n", arg, u)
+}
+
+// fetchURL checks a URL argument of a command that fetches it: an
+// absolute http or https URL, or a bare host ("example.com",
+// "example.com/x", "127.0.0.1:8080"), which is read as https:// with a
+// note on standard error, as search consoles take a domain.
+func fetchURL(e *env, arg string) (string, error) {
+	if arg == "" {
+		return "", &usageError{msg: "empty URL"}
+	}
+	if isURL(arg) {
+		u, err := neturl.Parse(arg)
+		if err != nil || u.Host == "" {
+			return "", &usageError{msg: fmt.Sprintf("%q is not a URL: %s", arg, urlProblem(err))}
+		}
+		return arg, nil
+	}
+	if u, ok := bareHost(arg); ok {
+		noteBareHost(e, arg, u)
+		return u, nil
+	}
+	if i := strings.Index(arg, "://"); i > 0 {
+		return "", &usageError{msg: fmt.Sprintf("%q: robots fetch only http and https URLs", arg)}
+	}
+	return "", &usageError{msg: fmt.Sprintf("%q is not a URL: give one such as https://example.com/", arg)}
+}
+
+// urlProblem says what is wrong with a URL in words, without Go's
+// parse "…": prefix.
+func urlProblem(err error) string {
+	var ue *neturl.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if err == nil {
+		return "no host"
+	}
+	return err.Error()
+}
+
+// bareHost reads s, a host with an optional port and path but no scheme,
+// as an https URL. Only something that looks like a host name (with a dot,
+// or localhost) or an IP address qualifies, so that file names and paths
+// do not.
+func bareHost(s string) (string, bool) {
+	if s == "" || strings.ContainsAny(s, " \t\\") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") {
+		return "", false
+	}
+	host := s
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	name := host
+	if h, port, ok := strings.Cut(host, ":"); ok {
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return "", false
+		}
+		name = h
+	}
+	if !(strings.Contains(name, ".") || strings.EqualFold(name, "localhost")) || strings.HasSuffix(name, ".") && !strings.Contains(strings.TrimSuffix(name, "."), ".") {
+		return "", false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '.' || c == '-' || c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80) {
+			return "", false
+		}
+	}
+	// The last label of a name is a top-level domain, not a file
+	// extension such as .txt: a file named "robots.txt" is not a host.
+	labels := strings.Split(strings.TrimSuffix(name, "."), ".")
+	last := strings.ToLower(labels[len(labels)-1])
+	if len(labels) > 1 && fileExtensions[last] {
+		return "", false
+	}
+	u := "https://" + s
+	if p, err := neturl.Parse(u); err != nil || p.Host == "" {
+		return "", false
+	}
+	return u, true
+}
+
+// fileExtensions are endings that make a name a file rather than a host.
+var fileExtensions = map[string]bool{"txt": true, "text": true, "json": true, "jsonl": true, "html": true, "htm": true, "gz": true, "log": true, "md": true, "bak": true, "orig": true, "old": true, "tmp": true, "xml": true, "csv": true}
+
+// testURLArg checks a URL argument of robots test or compare: an absolute
+// URL with a scheme and host, or a path that starts with "/". Anything
+// else, such as "example.com/x" or "nogoogle/a", is a usage error: the
+// matcher would read it as some path, and a wrong verdict is worse than
+// none.
+func testURLArg(arg string) error {
+	switch {
+	case arg == "":
+		return &usageError{msg: "empty URL argument: give a URL such as https://example.com/path or a path such as /path"}
+	case strings.HasPrefix(arg, "/"):
+		return nil
+	}
+	if u, err := neturl.Parse(arg); err == nil && u.Scheme != "" && u.Host != "" {
+		return nil
+	}
+	msg := fmt.Sprintf("%q is neither a URL nor a path", arg)
+	if u, ok := bareHost(arg); ok {
+		msg += fmt.Sprintf(": did you mean %s?", u)
+	} else if !strings.Contains(arg, "://") {
+		msg += fmt.Sprintf(": did you mean /%s?", arg)
+	}
+	return &usageError{msg: msg}
+}
+
+// clean makes text from a remote site safe for a terminal: control
+// characters (C0, DEL, C1), the bidirectional overrides and invalid UTF-8
+// are written as escapes, so that a page title or a header cannot move
+// the cursor, change colours or reorder what the user reads.
+func clean(s string) string {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unsafeRune(r, n) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\t':
+			b.WriteString(`\t`)
+		case unsafeRune(r, n) && r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r, n):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune, n int) bool {
+	switch {
+	case r == utf8.RuneError && n == 1:
+		return true
+	case r < 0x20, r == 0x7f, 0x80 <= r && r < 0xa0:
+		return true
+	case 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069, r == 0x200e, r == 0x200f:
+		return true
+	}
+	return false
+}
+
+// trimWriter drops the blanks at the end of every line written through it
+// (tabwriter pads the last filled cell of a short row).
+type trimWriter struct {
+	w       io.Writer
+	pending []byte
+}
+
+func (t *trimWriter) Write(p []byte) (int, error) {
+	out := make([]byte, 0, len(p)+len(t.pending))
+	for _, c := range p {
+		switch c {
+		case ' ':
+			t.pending = append(t.pending, c)
+			continue
+		case '\n':
+			t.pending = t.pending[:0]
+		default:
+			out = append(out, t.pending...)
+			t.pending = t.pending[:0]
+		}
+		out = append(out, c)
+	}
+	if _, err := t.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// isTerminal reports whether w is a terminal, for progress output.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// floatFlag defines a number flag.
+func floatFlag(fs *flag.FlagSet, name string, def float64, usage string) *float64 {
+	p := new(float64)
+	*p = def
+	fs.Var((*floatValue)(p), name, usage)
+	return p
+}
+
+// progressDelay is how long work runs before progress shows: quick work
+// shows none.
+var progressDelay = 500 * time.Millisecond
+
+// progress shows msg, a spinner and the seconds spent on standard error
+// while long work runs, when standard error is a terminal; nothing
+// otherwise. The returned function clears the line; call it before
+// printing anything else.
+func progress(e *env, msg string) (stop func()) {
+	if !e.tty {
+		return func() {}
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		start := time.Now()
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		shown := false
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				if shown {
+					fmt.Fprint(e.stderr, "\r\x1b[K")
+				}
+				return
+			case now := <-tick.C:
+				if now.Sub(start) < progressDelay {
+					continue
+				}
+				shown = true
+				fmt.Fprintf(e.stderr, "\r\x1b[K%c %s (%ds)", `|/-\`[i%4], msg, int(now.Sub(start).Seconds()))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// input is a robots.txt argument: a file, standard input or a URL.
+type input struct {
+	name string // for messages
+	path string // the file, "-" for standard input; "" for a URL
+	url  string // the URL to fetch
+}
+
+// resolveInput reads a FILE|URL|- argument. An existing file wins over a
+// bare host of the same name (files of real sites are often named after
+// their host); a bare host with no such file is read as https://, with a
+// note on standard error.
+func resolveInput(e *env, arg string) (input, error) {
+	switch {
+	case arg == "":
+		return input{}, &usageError{msg: "empty argument: give a FILE, a URL, or - for standard input"}
+	case arg == "-":
+		return input{name: "<stdin>", path: "-"}, nil
+	case isURL(arg):
+		u, err := fetchURL(e, arg)
+		return input{name: u, url: u}, err
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return input{name: arg, path: arg}, nil
+	}
+	if strings.Contains(arg, "://") {
+		_, err := fetchURL(e, arg)
+		return input{}, err
+	}
+	if u, ok := bareHost(arg); ok {
+		noteBareHost(e, arg, u)
+		return input{name: u, url: u}, nil
+	}
+	return input{name: arg, path: arg}, nil
+}
