@@ -234,7 +234,7 @@ func urlProblem(err error) string {
 	if err == nil {
 		return "no host"
 	}
-	return err.Error()
+	return strings.TrimPrefix(err.Error(), "net/url: ")
 }
 
 // bareHost reads s, a host with an optional port and path but no scheme,

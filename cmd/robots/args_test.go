@@ -485,3 +485,40 @@ func hangingSite(t *testing.T) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// TestRemoteTextEscaped: a site's own text (a sitemap line, a page title,
+// a link, a header) reaches the terminal with its control characters
+// escaped, in every text report.
+func TestRemoteTextEscaped(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Cache-Control", "max-age=60\x1b[2J")
+		w.Write([]byte("User-agent: *\nDisallow: /private\x1b[31m\n\nSitemap: https://example.com/s\x1b]0;owned\x07.xml\n"))
+	})
+	mux.HandleFunc("/p", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<title>Hi\x1b[2Jthere</title><a href=\"/private\x1b[31m\">x</a>"))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	for _, args := range [][]string{
+		{"fetch", srv.URL},
+		{"page", "-links", srv.URL + "/p"},
+		{"check", srv.URL},
+		{"compare", srv.URL},
+		{"audit", srv.URL},
+		{"test", "-url", srv.URL, "/private\x1b[31m"},
+	} {
+		var out, errb bytes.Buffer
+		run(context.Background(), args, strings.NewReader(""), &out, &errb)
+		for _, s := range []string{out.String(), errb.String()} {
+			if strings.ContainsAny(s, "\x1b\x07") {
+				t.Errorf("robots %q prints a control character:\n%q", args, s)
+			}
+		}
+		if !strings.Contains(out.String()+errb.String(), `\x1b`) {
+			t.Errorf("robots %q: the escaped text is missing:\n%s", args, out.String())
+		}
+	}
+}

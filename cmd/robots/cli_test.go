@@ -96,8 +96,10 @@ func runGolden(t *testing.T, name string) {
 		t.Errorf("exit %d with nothing on stderr: an error must say what is wrong", code)
 	}
 	// check and fix report a tally and the fixes they did not apply on
-	// stderr; every other command keeps stderr for errors.
-	notes := len(args) > 0 && (args[0] == "check" || args[0] == "fix")
+	// stderr, and any command may note how it read an argument ("robots:
+	// using product token …", "robots: reading … as https://…"); stderr
+	// is otherwise kept for errors.
+	notes := len(args) > 0 && (args[0] == "check" || args[0] == "fix") || strings.HasPrefix(gotErr, "robots: ")
 	if code != exitError && gotErr != "" && !isHelp(args) && !notes {
 		t.Errorf("exit %d but stderr is not empty:\n%s", code, gotErr)
 	}

@@ -26,9 +26,9 @@ registry's wider default set, with one robot for every profile.`,
 func init() { compareCmd.run = runCompare }
 
 // compareDefault is the short default set of robots compare shows: one
-// of each major family (Google, Bing, Yandex, Apple, and two RFC 9309 AI
+// of each major family (Google, Bing, Yandex, and two RFC 9309 AI
 // crawlers), so that the table fits 80 columns.
-var compareDefault = []string{"Googlebot", "bingbot", "YandexBot", "Applebot", "GPTBot", "ClaudeBot"}
+var compareDefault = []string{"Googlebot", "bingbot", "YandexBot", "GPTBot", "ClaudeBot"}
 
 // maxProbes bounds the URLs derived from a file's own patterns.
 const maxProbes = 24
@@ -282,7 +282,14 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 	for _, u := range shown {
 		urlW = max(urlW, utf8.RuneCountInString(clean(u))+1)
 	}
-	urlW = min(urlW, 32)
+	// The URL column takes what the robots leave of the width, at least 16
+	// columns; longer URLs are shortened in the middle (the list of
+	// disagreements below the table gives them whole).
+	cols := 0
+	for _, w := range colW {
+		cols += 2 + w
+	}
+	urlW = min(urlW, max(16, width-cols))
 	for lo := 0; lo < len(m.readers); {
 		hi, used := lo, urlW
 		for hi < len(m.readers) && (hi == lo || used+2+colW[hi] <= width) {
