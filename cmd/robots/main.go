@@ -41,6 +41,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -55,10 +56,27 @@ func main() {
 	// is reported by the cache's errors instead (see fetch.OpenCache).
 	redis.SetLogger(quietLogger{})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	serving := len(os.Args) > 1 && os.Args[1] == serveCmd.name
+	go func() {
+		<-ctx.Done()
+		// A second Ctrl-C ends the process at once.
+		stop()
+		if serving {
+			return // serve shuts down gracefully on its own
+		}
+		// Work that does not watch the context (a long fix) is not waited
+		// for: after a grace period the process ends as run would end it.
+		time.Sleep(interruptGrace)
+		fmt.Fprintln(os.Stderr, "robots: interrupted")
+		os.Exit(exitInterrupted)
+	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
+
+// interruptGrace is how long a command may take to stop after Ctrl-C.
+const interruptGrace = time.Second
 
 // env is what a command may touch.
 type env struct {
