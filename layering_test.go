@@ -15,15 +15,16 @@ var allowedImports = map[string][]string{
 	"internal/pattern":         {},
 	"internal/textedit":        {},
 	"internal/txtar":           {}, // test support
+	"internal/spell":           {}, // "did you mean" distances
 	"syntax":                   {"internal/octets"},
 	"":                         {"syntax", "internal/pattern", "internal/octets"},
-	"meta":                     {},                                                                                  // L1: indexing controls, no robots.txt
-	"agents":                   {},                                                                                  // beside the root package (L2): data only
-	"fetch":                    {"", "syntax", "agents"},                                                            // L3: over HTTP, with the root package's rules
-	"lint":                     {"", "syntax", "agents", "internal/pattern", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
-	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                           // L4: a page as a robot sees it
-	"internal/wire":            {"", "syntax", "agents", "fetch", "lint"},                                           // L4: JSON shapes of the CLI and the API
-	"cmd/robots":               {"", "syntax", "internal/pattern", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire", "meta", "page", "server"},
+	"meta":                     {},                                                                                                    // L1: indexing controls, no robots.txt
+	"agents":                   {"internal/spell"},                                                                                    // beside the root package (L2): data only
+	"fetch":                    {"", "syntax", "agents"},                                                                              // L3: over HTTP, with the root package's rules
+	"lint":                     {"", "syntax", "agents", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
+	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                             // L4: a page as a robot sees it
+	"internal/wire":            {"", "syntax", "agents", "fetch", "lint"},                                                             // L4: JSON shapes of the CLI and the API
+	"cmd/robots":               {"", "syntax", "internal/pattern", "internal/spell", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire", "meta", "page", "server"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "meta", "page", "internal/wire", "internal/textedit"}, // L5: the web checker and API
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},

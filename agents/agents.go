@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/robotskit/robots/internal/spell"
 	"io"
 	"slices"
 	"strings"
@@ -416,13 +417,14 @@ func (reg *registry) closest(name string, n int) []string {
 		return nil
 	}
 	limit := min(max(2, len(name)/3), len(name)-1)
+	folded := lower(name)
 	type near struct{ d, i int }
 	var found []near
 	for i, r := range reg.robots {
 		if abs(len(r.Token)-len(name)) > limit {
 			continue // every edit changes the length by at most one
 		}
-		if d := editDistance(name, r.Token); d <= limit {
+		if d := spell.Distance(folded, lower(r.Token), limit+1); d <= limit {
 			found = append(found, near{d, i})
 		}
 	}
@@ -435,35 +437,6 @@ func (reg *registry) closest(name string, n int) []string {
 		out = append(out, reg.robots[f.i].Token)
 	}
 	return out
-}
-
-// editDistance returns the optimal string alignment distance of a and b,
-// ignoring ASCII case: the fewest insertions, deletions and substitutions
-// of a byte and swaps of two adjacent bytes that turn one into the other,
-// no substring being edited twice. It takes O(len(a)·len(b)) steps.
-func editDistance(a, b string) int {
-	// Three rows of the table: i-2, i-1 and i.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if lowerByte(a[i-1]) == lowerByte(b[j-1]) {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && lowerByte(a[i-1]) == lowerByte(b[j-2]) && lowerByte(a[i-2]) == lowerByte(b[j-1]) {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 func abs(x int) int {

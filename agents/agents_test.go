@@ -744,27 +744,3 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"", "abc", 3},
-		{"abc", "", 3},
-		{"Googlebot", "googlebot", 0},
-		{"Gogglebot", "Googlebot", 1},
-		{"Googelbot", "Googlebot", 1},
-		{"ca", "abc", 3}, // optimal string alignment: no edit of a swapped pair
-		{"kitten", "sitting", 3},
-		{"MJ12bot", "mj12bot/", 1},
-	} {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := editDistance(tt.b, tt.a); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
-		}
-	}
-}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/robotskit/robots/internal/spell"
 	"strings"
 	"sync"
 
@@ -184,7 +185,7 @@ func groupsNearest(k string) string {
 		if len(t) >= 9 {
 			limit = min(bestDist, 3)
 		}
-		if d := damerau(k, t, limit); d < limit {
+		if d := spell.Distance(k, t, limit); d < limit {
 			best, bestDist = t, d
 		}
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/robotskit/robots/internal/spell"
 	"strings"
 	"unicode/utf8"
 
@@ -226,47 +227,11 @@ func misspelled(k string) directive {
 		if len(name) < 5 {
 			continue
 		}
-		if dist := damerau(k, name, bestDist); dist < bestDist {
+		if dist := spell.Distance(k, name, bestDist); dist < bestDist {
 			best, bestDist = d, dist
 		}
 	}
 	return best
-}
-
-// damerau returns the optimal-string-alignment distance between a and b,
-// or limit when it is limit or more.
-func damerau(a, b string, limit int) int {
-	if abs(len(a)-len(b)) >= limit || len(a) > 64 {
-		return limit
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return min(prev[len(b)], limit)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // agentKey returns the identity key of a User-agent value: "*" for "*"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/robotskit/robots/internal/spell"
 	"io"
 	neturl "net/url"
 	"os"
@@ -69,7 +70,7 @@ func unknownFlag(cmd *command, fs *flag.FlagSet, arg string) string {
 	name, _, _ = strings.Cut(name, "=")
 	best, bestD := "", 3
 	fs.VisitAll(func(f *flag.Flag) {
-		if d := editDistance(strings.ToLower(name), f.Name); d < bestD {
+		if d := spell.Distance(strings.ToLower(name), f.Name, 0); d < bestD {
 			best, bestD = f.Name, d
 		}
 	})
@@ -114,27 +115,6 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // durationValue is a time.Duration flag whose error says what to write.

@@ -522,3 +522,37 @@ func TestRemoteTextEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestSeveralFilesOneMissing: with several files, one that cannot be read
+// is reported in one line and the others are still checked, formatted or
+// fixed; the exit code is 2, as gofmt's.
+func TestSeveralFilesOneMissing(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	body, err := os.ReadFile("../../testdata/example-check.txt") // has findings, and fix and fmt change it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(good, body, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.txt")
+	for _, args := range [][]string{
+		{"check", good, missing},
+		{"fmt", "-l", missing, good},
+		{"fix", "-l", good, missing},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+		lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+		n := 0
+		for _, l := range lines {
+			if strings.Contains(l, "missing.txt") {
+				n++
+			}
+		}
+		if code != exitError || n != 1 || !strings.Contains(out.String()+errb.String(), "good.txt") {
+			t.Errorf("robots %v: exit %d\nstdout %q\nstderr %q", args, code, out.String(), errb.String())
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
-	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -78,20 +77,10 @@ func runAudit(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return &usageError{msg: "give one robots.txt: a FILE, a URL, or - for standard input"}
 	}
-	in, err := resolveInput(e, fs.Arg(0))
-	if err != nil {
+	name, src, err := loadFile(e, nf, fs.Arg(0))
+	if src == nil {
 		return err
 	}
-	var src []byte
-	if in.url != "" {
-		var res *fetch.Result
-		if src, res, err = fetchFile(e, nf, in.url); err != nil || res.Outcome != fetch.Success {
-			return err
-		}
-	} else if src, _, err = readLimited(e, in.path); err != nil {
-		return err
-	}
-	name := in.name
 	f := syntax.Parse(name, src)
 	a := audit(f)
 	a.File = name

@@ -200,21 +200,10 @@ func runCheck(e *env, args []string) error {
 		files   []fileDiagnostics
 		sarif   *wire.SARIF
 		finding bool
-		failed  bool
 	)
-	for _, in := range ins {
-		src, err := readSource(e, nf, in, *thorough)
-		if e.ctx.Err() != nil {
-			return e.ctx.Err()
-		}
-		if err != nil {
-			if len(ins) == 1 {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "robots check: %s\n", errorText(err))
-			failed = true
-			continue
-		}
+	failed := forEachSource(e, checkCmd, ins, func(in input) (*source, error) {
+		return readSource(e, nf, in, *thorough)
+	}, func(src *source) error {
 		src.cfg.Thorough = *thorough
 		stop := progress(e, "checking "+src.name)
 		f := syntax.Parse(src.name, src.body)
@@ -254,6 +243,10 @@ func runCheck(e *env, args []string) error {
 				fmt.Fprintf(e.stderr, "%s%s\n", name, tally(ds))
 			}
 		}
+		return nil
+	})
+	if failed != nil && !errors.Is(failed, errReported) {
+		return failed
 	}
 	switch {
 	case *format == "json" && len(ins) == 1 && len(files) == 1:
@@ -271,10 +264,43 @@ func runCheck(e *env, args []string) error {
 	switch {
 	case err != nil:
 		return err
-	case failed:
-		return errReported
+	case failed != nil:
+		return failed
 	case finding:
 		return errFinding
+	}
+	return nil
+}
+
+// forEachSource reads each input with read and hands it to do. With one
+// input, an error ends the command; with several, it is reported on
+// standard error, one line, and the next input follows, as gofmt does,
+// and forEachSource returns errReported at the end. An interruption ends
+// it at once.
+func forEachSource(e *env, cmd *command, ins []input, read func(input) (*source, error), do func(*source) error) error {
+	failed := false
+	for _, in := range ins {
+		src, err := read(in)
+		if err == nil && e.ctx.Err() == nil {
+			err = do(src)
+		}
+		switch {
+		case e.ctx.Err() != nil:
+			return e.ctx.Err()
+		case err == nil:
+		case len(ins) == 1:
+			return err
+		default:
+			msg := errorText(err)
+			if !strings.Contains(msg, in.name) {
+				msg = clean(in.name) + ": " + msg
+			}
+			fmt.Fprintf(e.stderr, "robots %s: %s\n", cmd.name, msg)
+			failed = true
+		}
+	}
+	if failed {
+		return errReported
 	}
 	return nil
 }
@@ -392,20 +418,10 @@ func runFix(e *env, args []string) error {
 	if err := rw.check(len(ins)); err != nil {
 		return err
 	}
-	changedAny, failed := false, false
-	for _, in := range ins {
-		src, err := readSource(e, nf, in, false)
-		if e.ctx.Err() != nil {
-			return e.ctx.Err()
-		}
-		if err != nil {
-			if len(ins) == 1 {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "robots fix: %s\n", errorText(err))
-			failed = true
-			continue
-		}
+	changedAny := false
+	err = forEachSource(e, fixCmd, ins, func(in input) (*source, error) {
+		return readSource(e, nf, in, false)
+	}, func(src *source) error {
 		cfg := src.cfg
 		cfg.Fetch, cfg.Thorough = nil, *thorough
 		stop := progress(e, "fixing "+src.name)
@@ -429,14 +445,12 @@ func runFix(e *env, args []string) error {
 				clean(src.name), clean(c.URL), c.Agent, c.Profile, verdict(c.Before), verdict(c.After))
 		}
 		changed, err := rw.apply(e, src, res.Output)
-		if err != nil {
-			return err
-		}
 		changedAny = changedAny || changed
-	}
+		return err
+	})
 	switch {
-	case failed:
-		return errReported
+	case err != nil:
+		return err
 	case changedAny:
 		return errFinding
 	}
@@ -482,31 +496,23 @@ func runFmt(e *env, args []string) error {
 	if err := rw.check(len(ins)); err != nil {
 		return err
 	}
-	changedAny, failed := false, false
-	for _, in := range ins {
-		src, err := readSource(e, nil, in, false)
-		if err == nil {
-			var out []byte
-			stop := progress(e, "formatting "+src.name)
-			out, err = lint.Format(src.body)
-			stop()
-			if err == nil {
-				var changed bool
-				changed, err = rw.apply(e, src, out)
-				changedAny = changedAny || changed
-			}
-		}
+	changedAny := false
+	err = forEachSource(e, fmtCmd, ins, func(in input) (*source, error) {
+		return readSource(e, nil, in, false)
+	}, func(src *source) error {
+		stop := progress(e, "formatting "+src.name)
+		out, err := lint.Format(src.body)
+		stop()
 		if err != nil {
-			if len(ins) == 1 {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "robots fmt: %s: %s\n", in.name, errorText(err))
-			failed = true
+			return err
 		}
-	}
+		changed, err := rw.apply(e, src, out)
+		changedAny = changedAny || changed
+		return err
+	})
 	switch {
-	case failed:
-		return errReported
+	case err != nil:
+		return err
 	case changedAny && (rw.diff || rw.list):
 		return errFinding
 	}

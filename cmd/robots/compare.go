@@ -9,7 +9,6 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
-	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -94,20 +93,10 @@ func runCompare(e *env, args []string) error {
 			return err
 		}
 	}
-	in, err := resolveInput(e, fs.Arg(0))
-	if err != nil {
+	name, src, err := loadFile(e, nf, fs.Arg(0))
+	if src == nil {
 		return err
 	}
-	var src []byte
-	if in.url != "" {
-		var res *fetch.Result
-		if src, res, err = fetchFile(e, nf, in.url); err != nil || res.Outcome != fetch.Success {
-			return err
-		}
-	} else if src, _, err = readLimited(e, in.path); err != nil {
-		return err
-	}
-	name := in.name
 	f := syntax.Parse(name, src)
 	probed := len(urls) == 0
 	if probed {

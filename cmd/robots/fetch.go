@@ -296,6 +296,37 @@ func fetchFile(e *env, nf *netFlags, rawURL string) ([]byte, *fetch.Result, erro
 	return nil, res, nil
 }
 
+// loadFile reads the robots.txt of compare and audit: a file, standard
+// input, or a site's file fetched by fetchFile. A nil src means there is
+// no file to read; err then says why, or is nil or errFinding when the
+// fetch answer said all there is.
+func loadFile(e *env, nf *netFlags, arg string) (name string, src []byte, err error) {
+	in, err := resolveInput(e, arg)
+	if err != nil {
+		return "", nil, err
+	}
+	if in.url != "" {
+		src, res, err := fetchFile(e, nf, in.url)
+		if err != nil || res.Outcome != fetch.Success {
+			return in.name, nil, err
+		}
+		return in.name, nonNil(src), nil
+	}
+	src, _, err = readLimited(e, in.path)
+	if err != nil {
+		return in.name, nil, err
+	}
+	return in.name, nonNil(src), nil
+}
+
+// nonNil returns b, or an empty slice for nil: an empty file is a file.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
 // plural writes n and a noun, with an s unless n is 1.
 func plural(n int, noun string) string {
 	if n == 1 {

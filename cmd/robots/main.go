@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/robotskit/robots/internal/spell"
 )
 
 // quietLogger discards go-redis's log lines.
@@ -164,6 +165,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	case errors.Is(err, errFinding):
 		return exitFinding
+	case errors.Is(err, errReported):
+		return exitError
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
@@ -188,7 +191,7 @@ func lookupCommand(name string) *command {
 func closestCommand(name string) string {
 	best, bestD := "", 3
 	for _, c := range commands {
-		if d := editDistance(strings.ToLower(name), c.name); d < bestD {
+		if d := spell.Distance(strings.ToLower(name), c.name, 0); d < bestD {
 			best, bestD = c.name, d
 		}
 	}

@@ -1,0 +1,52 @@
+package spell
+
+import "testing"
+
+func TestDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"", "", 0, 0},
+		{"googlebot", "googlebot", 0, 0},
+		{"gogglebot", "googlebot", 0, 1},   // substitution
+		{"gooblebot", "googlebot", 0, 1},   // substitution
+		{"googelbot", "googlebot", 0, 1},   // swap of adjacent bytes
+		{"googlebt", "googlebot", 0, 1},    // deletion
+		{"agnet", "agent", 0, 1},           // swap
+		{"ca", "abc", 0, 3},                // OSA: no substring edited twice
+		{"bingbot", "googlebot", 0, 5},     //
+		{"bingbot", "googlebot", 3, 3},     // capped at the limit
+		{"a", "abcdef", 3, 3},              // lengths alone
+		{"Googlebot", "googlebot", 0, 1},   // case counts
+		{"disalow", "disallow", 2, 1},      //
+		{"user-agnet", "user-agent", 2, 1}, //
+		{"kitten", "sitting", 0, 3},        //
+		{"mj12bot", "mj12bot/", 0, 1},      //
+	} {
+		if got := Distance(tt.a, tt.b, tt.limit); got != tt.want {
+			t.Errorf("Distance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
+		}
+		if got := Distance(tt.b, tt.a, tt.limit); got != tt.want {
+			t.Errorf("Distance(%q, %q, %d) = %d, want %d (not symmetric)", tt.b, tt.a, tt.limit, got, tt.want)
+		}
+	}
+}
+
+func FuzzDistance(f *testing.F) {
+	f.Add("googlebot", "gogglebot")
+	f.Add("", "x")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 100 || len(b) > 100 {
+			return
+		}
+		d := Distance(a, b, 0)
+		if d != Distance(b, a, 0) || d > max(len(a), len(b)) || d < abs(len(a)-len(b)) || (d == 0) != (a == b) {
+			t.Fatalf("Distance(%q, %q) = %d", a, b, d)
+		}
+		if l := Distance(a, b, 3); l != min(d, 3) && !(len(a) > 64 && l == 3) {
+			t.Fatalf("Distance(%q, %q, 3) = %d, unbounded %d", a, b, l, d)
+		}
+	})
+}
