@@ -339,14 +339,13 @@ func (a *auditJSON) writeText(w io.Writer) error {
 	}
 	b.WriteString("\nAI crawlers:\n")
 	list := func(name string, ts []string) {
-		s := strings.Join(ts, ", ")
 		switch {
 		case len(ts) == 0:
-			s = "none"
+			ts = []string{"none"}
 		case len(ts) > 12:
-			s = fmt.Sprintf("%s, … and %d more (-format json lists all)", strings.Join(ts[:12], ", "), len(ts)-12)
+			ts = append(ts[:12:12], fmt.Sprintf("… and %d more (-format json lists all)", len(ts)-12))
 		}
-		fmt.Fprintf(&b, "  %-12s %s\n", name+":", s)
+		b.WriteString(wrapList(fmt.Sprintf("%-12s ", name+":"), ts, 2, width))
 	}
 	list("blocked", a.AI.Blocked)
 	list("partly", a.AI.Partly)

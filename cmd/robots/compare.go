@@ -362,26 +362,28 @@ func shorten(s string, n int) string {
 }
 
 // wrapList writes prefix and the items, comma-separated, in lines of at
-// most width columns, each indented by indent spaces; an item is never
-// split.
+// most width columns, indented by indent spaces, the lines after the first
+// aligned under its first item; an item is never split.
 func wrapList(prefix string, items []string, indent, width int) string {
 	var b strings.Builder
+	margin := strings.Repeat(" ", indent)
+	cont := strings.Repeat(" ", utf8.RuneCountInString(prefix))
 	line := prefix
 	for i, it := range items {
 		if i < len(items)-1 {
 			it += ","
 		}
 		switch {
-		case line == prefix:
+		case i == 0:
 			line += it
 		case indent+utf8.RuneCountInString(line)+1+utf8.RuneCountInString(it) > width:
-			b.WriteString(strings.Repeat(" ", indent) + line + "\n")
-			line = "   " + it
+			b.WriteString(margin + line + "\n")
+			line = cont + it
 		default:
 			line += " " + it
 		}
 	}
-	b.WriteString(strings.Repeat(" ", indent) + line + "\n")
+	b.WriteString(margin + line + "\n")
 	return b.String()
 }
 
