@@ -162,17 +162,26 @@ type Result struct {
 	// CacheErr is the cache's error, if it failed; the fetch went ahead
 	// without it.
 	CacheErr error
+	// Redirects is how many redirects the fetch followed. When it ended
+	// on a redirect it did not follow, Loop reports that the redirect led
+	// back to a URL already requested (a URL that redirects to itself
+	// included), and TooManyRedirects that following it would have passed
+	// the fetcher's limit. TimedOut reports that no complete response
+	// arrived within the timeout. They are zero for a result from the
+	// cache.
+	Redirects              int
+	Loop, TooManyRedirects bool
+	TimedOut               bool
 
 	rules *robots.Rules
 	ttl   time.Duration // freshness of a fetched result, set by final
 
 	// The facts of a fetch, which Under reads again for another policy.
-	profile   robots.Profile
-	end       ending
-	redirects int    // redirects followed
-	notFound  bool   // a 5xx page that says "not found"
-	raw       []byte // a 2xx body, cut at the limit
-	note      string // why the policy read the facts as it did, if not plain
+	profile  robots.Profile
+	end      ending
+	notFound bool   // a 5xx page that says "not found"
+	raw      []byte // a 2xx body, cut at the limit
+	note     string // why the policy read the facts as it did, if not plain
 }
 
 // ending is how a fetch ended.
@@ -451,6 +460,7 @@ func (f *Fetcher) fetch(ctx context.Context, target string, o Origin) *Result {
 			r.end = endNetwork
 			r.Outcome, r.note = s.outcome(r, maxRedirects)
 			if ctx.Err() == context.DeadlineExceeded {
+				r.TimedOut = true
 				r.Err = "no complete response within " + seconds(timeout)
 				r.Hops[len(r.Hops)-1].Err = r.Err
 			}
@@ -473,8 +483,12 @@ func (f *Fetcher) fetch(ctx context.Context, target string, o Origin) *Result {
 			case visited[next]:
 				// "until they meet a cycle ... the robots suppose
 				// that the file does not exist" (Moderatobot).
-				r.Warnings = append(r.Warnings, "redirect loop: "+next+" was already visited")
-				r.end = endLoop
+				if next == cur {
+					r.Warnings = append(r.Warnings, "redirect loop: "+next+" redirects to itself")
+				} else {
+					r.Warnings = append(r.Warnings, "redirect loop: "+next+" was already visited")
+				}
+				r.end, r.Loop = endLoop, true
 				r.Outcome, r.note = s.outcome(r, maxRedirects)
 				return r
 			case len(r.Hops) > maxRedirects:
@@ -482,19 +496,19 @@ func (f *Fetcher) fetch(ctx context.Context, target string, o Origin) *Result {
 				// robots.txt as a 404 (Google's robots.txt
 				// documentation).
 				r.Warnings = append(r.Warnings, "gave up after "+strconv.Itoa(maxRedirects)+" redirects")
-				r.end = endOverflow
+				r.end, r.TooManyRedirects = endOverflow, true
 				r.Outcome, r.note = s.outcome(r, maxRedirects)
 				return r
 			}
 			visited[next] = true
-			r.redirects++
+			r.Redirects++
 			cur = next
 			continue
 		}
 		f.final(ctx, r, &hop, resp, maxRedirects)
 		r.Hops = append(r.Hops, hop.Hop)
-		if r.redirects > s.redirects && r.end == endStatus {
-			r.Warnings = append(r.Warnings, "robots.txt reached after "+strconv.Itoa(r.redirects)+" redirects; "+f.Policy.String()+" robots give up after "+strconv.Itoa(s.redirects))
+		if r.Redirects > s.redirects && r.end == endStatus {
+			r.Warnings = append(r.Warnings, "robots.txt reached after "+strconv.Itoa(r.Redirects)+" redirects; "+f.Policy.String()+" robots give up after "+strconv.Itoa(s.redirects))
 		}
 		return r
 	}
@@ -563,6 +577,7 @@ func (f *Fetcher) final(ctx context.Context, r *Result, hop *liveHop, resp *http
 	}
 	switch {
 	case ctx.Err() != nil:
+		r.TimedOut = true
 		r.Err = "no complete response within " + seconds(f.timeout())
 		hop.Err = r.Err
 		r.end = endNetwork

@@ -288,8 +288,8 @@ func (s *semantics) outcome(r *Result, limit int) (out Outcome, note string) {
 		// "MAY assume ... unavailable".
 		return Unavailable, "too many redirects"
 	}
-	if r.redirects > limit {
-		return Unavailable, "reached after " + strconv.Itoa(r.redirects) + " redirects, more than " + s.name + " robots follow"
+	if r.Redirects > limit {
+		return Unavailable, "reached after " + strconv.Itoa(r.Redirects) + " redirects, more than " + s.name + " robots follow"
 	}
 	out = s.classify(r.Status)
 	switch {

@@ -26,6 +26,7 @@ var catalogue = []struct {
 	{"RB121", "warning", "charset not UTF-8", false, "GOOG RFC", "FX02"},
 	{"RB122", "error", "larger than 500 KiB", false, "GOOG YNDX RFC", ""},
 	{"RB123", "info", "empty robots.txt", false, "ALL", ""},
+	{"RB124", "error", "body broken off or undecodable", false, "GOOG RFC YNDX FM", ""},
 	{"RB130", "error", "wrong location", false, "ALL", ""},
 	{"RB131", "error", "file name case", false, "ALL", ""},
 	{"RB132", "warning", "sibling origins differ", true, "ALL", ""},

@@ -59,6 +59,27 @@ const (
 	ALL  Family = "ALL"  // every robot
 )
 
+// Major reports whether f is one of the major families: Google, Bing,
+// Yandex, the other RFC 9309 robots, or every robot. The checker reports
+// by default only what affects one of them (Config.AllRobots).
+func (f Family) Major() bool {
+	switch f {
+	case GOOG, BING, YNDX, RFC, ALL:
+		return true
+	}
+	return false
+}
+
+// anyMajor reports whether fs names a major family.
+func anyMajor(fs []Family) bool {
+	for _, f := range fs {
+		if f.Major() {
+			return true
+		}
+	}
+	return false
+}
+
 // A Class says what a fix may change.
 type Class uint8
 

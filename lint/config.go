@@ -7,6 +7,14 @@ import "time"
 type Config struct {
 	// Thorough enables the checks docs/checks.md marks "thorough only".
 	Thorough bool
+	// AllRobots widens the scope of the checks. False means report only
+	// the findings that affect at least one major family: GOOG, BING,
+	// YNDX, RFC, or ALL. True adds those that affect only first-match
+	// robots of the 1996 draft (FM), the 1994 standard (S94), the
+	// extended standard (EXT), crawler-commons (CC) or temoto/robotstxt
+	// (GOT), and the advice that changes no robot's reading (checks that
+	// affect no family).
+	AllRobots bool
 	// URL is the robots.txt URL the file came from, if any: location
 	// checks and relative Sitemap URLs need it.
 	URL string
@@ -39,6 +47,18 @@ type Fetch struct {
 	// TooManyRedirects reports that the chain was cut at the checker's
 	// limit; Loop that a URL came back.
 	TooManyRedirects, Loop bool
+	// Broken says why the final response, whose status arrived, is not
+	// usable: its body broke off (a reset or closed connection, fewer
+	// bytes than Content-Length announced) or did not decode; "" when the
+	// body arrived whole. Robots read such a response as a network error,
+	// whatever its status.
+	Broken string
+	// Policy, Outcome, Access and Reason are how the fetcher read the
+	// fetch, as package fetch decides it for the robot family of Policy
+	// ("google"): the outcome (success, unavailable, forbidden or
+	// unreachable), what robots may crawl (rules, all or none) and why, in
+	// words. They are empty for a Fetch built by hand.
+	Policy, Outcome, Access, Reason string
 	// CaseVariant is the URL of an upper- or mixed-case variant of
 	// /robots.txt that answered 200 after /robots.txt answered 404 (RB131),
 	// "" when none was probed or found.

@@ -57,21 +57,40 @@ func rb701Group(p *pass, g *group) {
 	if !rulesAffordable(s, len(cands)) {
 		return
 	}
+	// Each pair of rules on which FM and LM disagree, in the order the
+	// candidates first show it, with the plainest URL that shows it.
 	type pair struct{ lm, fm int }
-	seen := map[pair]bool{}
-	var sortEdit *Edit
+	url := map[pair]string{}
+	var pairs []pair
 	for _, u := range cands {
 		lm, fm := s.lmfm(u)
 		if lm < 0 || fm < 0 || lm == fm {
 			continue
 		}
 		a, b := &s.rules[lm], &s.rules[fm]
-		if a.allow == b.allow || a.val == b.val || seen[pair{lm, fm}] {
+		if a.allow == b.allow || a.val == b.val {
 			continue // same verdict, or RB507's identical values
 		}
-		seen[pair{lm, fm}] = true
+		k := pair{lm, fm}
+		if v, ok := url[k]; !ok {
+			pairs = append(pairs, k)
+			url[k] = u
+		} else if crossPlainer(u, v) {
+			url[k] = u
+		}
+	}
+	var sortEdit *Edit
+	for _, k := range pairs {
+		a, b := &s.rules[k.lm], &s.rules[k.fm]
 		l, f := &p.lines[a.line], &p.lines[b.line]
-		d := p.report(l, "First-match robots apply line %d (%q) here, longest-match robots apply this rule", f.num, f.value).
+		// LM's rule is the longer one, or as long and an Allow; FM's comes
+		// first in the file.
+		which := "the longer rule"
+		if len(a.val) == len(b.val) {
+			which = "the Allow rule, as long as the other,"
+		}
+		d := p.report(l, "For %s, Google, Bing, Yandex and RFC 9309 robots use %s on line %d (%s); first-match robots use line %d (%s). Put line %d first if those robots matter to you",
+			url[k], which, l.num, crossVerdict(a.allow), f.num, crossVerdict(b.allow), l.num).
 			related(f.num, "first-match robots apply this rule")
 		if sortEdit == nil {
 			if e, ok := rulesSortEdit(p, g); ok {
@@ -84,6 +103,25 @@ func rb701Group(p *pass, g *group) {
 			d.suggest("FX30", PreservingGoogle, "sort the group's rules by specificity", *sortEdit)
 		}
 	}
+}
+
+// crossPlainer reports whether the candidate URL u reads more plainly in
+// a message than v: without the marker that stands for "*" or an empty
+// segment, then shorter.
+func crossPlainer(u, v string) bool {
+	odd := func(s string) bool { return strings.Contains(s, rulesMarker) || strings.Contains(s, "//") }
+	if odd(u) != odd(v) {
+		return !odd(u)
+	}
+	return len(u) < len(v)
+}
+
+// crossVerdict names the verdict of an Allow (allow set) or a Disallow.
+func crossVerdict(allow bool) string {
+	if allow {
+		return "allowed"
+	}
+	return "disallowed"
 }
 
 // crossPlain reports whether the normalised value v has no wildcard.

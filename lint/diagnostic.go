@@ -20,12 +20,35 @@ type Diagnostic struct {
 	Message string
 	// Related points at other lines that explain the problem.
 	Related []Related
+	// Lines are the lines of every place of the problem when Fold made
+	// one diagnostic of the check's diagnostics in one group: Line first,
+	// then the others in order, each once. Line, Column, Offset, Message
+	// and Related are those of the first place. nil for a problem on one
+	// line.
+	Lines []int
+	// Affects lists the families this diagnostic affects when they are
+	// fewer than its check's, as Families returns; nil means the check's.
+	Affects []Family
 	// Fix is the edit that resolves the problem; nil when there is none.
+	// When Fold made one diagnostic of several, it holds the edits of
+	// every place but those that overlap an earlier place's.
 	Fix *SuggestedFix
+
+	// group is the canonical group of the line, for Fold.
+	group int
 }
 
 // Severity returns the severity of d's check.
 func (d *Diagnostic) Severity() Severity { return d.Check.Severity }
+
+// Families returns the families d affects: its own Affects, or its
+// check's.
+func (d *Diagnostic) Families() []Family {
+	if d.Affects != nil {
+		return d.Affects
+	}
+	return d.Check.Affects
+}
 
 // String returns "line:col: severity CODE message".
 func (d *Diagnostic) String() string {

@@ -37,6 +37,14 @@ keeps every robot's reading, PG keeps Google's and RFC 9309's reading and
 brings the others to it, I restores the author's intent and changes a
 verdict (applied only when enabled by name).
 
+By default `+"`robots check`"+` reports only the findings that affect a major
+family (GOOG, BING, YNDX, RFC or ALL), and `+"`robots fix`"+` applies only their
+fixes; `+"`-robots all`"+` adds the others. The checks marked "-robots all only"
+affect no major family. RB410 and RB412 leave Google out, and so are left
+out by default, when Google reads the User-agent as the author meant it. A
+problem that a check finds on several lines of one group is one finding
+that lists its lines.
+
 `)
 	titles := map[byte]string{
 		'A': "Fetch and location", 'B': "Encoding and format", 'C': "Syntax",
@@ -54,6 +62,10 @@ verdict (applied only when enabled by name).
 		if c.Thorough {
 			thorough = " · thorough only"
 		}
+		scope := ""
+		if !anyMajor(c.Affects) {
+			scope = " · -robots all only"
+		}
 		fix := ""
 		if c.Fix != "" {
 			fix = " · fix " + c.Fix
@@ -62,7 +74,10 @@ verdict (applied only when enabled by name).
 		for i, f := range c.Affects {
 			fams[i] = string(f)
 		}
-		fmt.Fprintf(w, "**%s** · %s%s · affects %s%s\n\n", c.Title, c.Severity, thorough, strings.Join(fams, " "), fix)
+		if len(fams) == 0 {
+			fams = []string{"—"}
+		}
+		fmt.Fprintf(w, "**%s** · %s%s · affects %s%s%s\n\n", c.Title, c.Severity, thorough, strings.Join(fams, " "), scope, fix)
 		fmt.Fprintf(w, "%s\n\n", c.Doc)
 		if c.Before != "" {
 			fmt.Fprintf(w, "Reported:\n\n```\n%s```\n\n", c.Before)

@@ -100,7 +100,7 @@ func TestExamples(t *testing.T) {
 		// The examples are read as served from example.com, so that the
 		// checks that compare with the robots.txt URL (RB607) can show
 		// what they report.
-		cfg := &Config{Thorough: c.Thorough, URL: "https://example.com/robots.txt"}
+		cfg := &Config{Thorough: c.Thorough, URL: "https://example.com/robots.txt", AllRobots: true}
 		if !reports(c, []byte(c.Before), cfg) {
 			t.Errorf("%s does not report its Before example:\n%s", c.Code, c.Before)
 		}

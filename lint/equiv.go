@@ -39,17 +39,25 @@ var equivProfiles = []robots.Profile{robots.Google, robots.RFC9309}
 
 // Equivalent reports whether robots of the google and rfc9309 profiles
 // read a and b the same way: the same verdict for every probe agent and
-// probe URL. The agents are every product token named in either file and
-// one that neither names (it reads the "*" groups); the URLs are derived
-// from every Allow and Disallow pattern of either file (the pattern with
-// each "*" read as nothing and as a marker segment, then the same followed
-// by a marker) plus "/" and "/robots.txt". For prefix rules this is exact:
-// a verdict can only change at a pattern's end. It returns the first
-// difference found, nil when there is none.
+// probe URL. Each text is read as those robots read it: its first 500 KiB,
+// cut as robots.Read cuts (Google reads no further, and RFC 9309 section
+// 2.5 lets robots stop there), each line up to syntax.MaxLineLen bytes
+// (Google's parser ignores the rest of a longer line). The agents are
+// every product token named in either part read and one that neither
+// names (it reads the "*" groups); the URLs are derived from every Allow
+// and Disallow pattern of either part (the pattern with each "*" read as
+// nothing and as a marker segment, then the same followed by a marker)
+// plus "/" and "/robots.txt". For prefix rules this is exact: a verdict
+// can only change at a pattern's end. When the patterns give more than
+// maxProbes URLs, an even sample of them is tried, and all those of the
+// rules that differ between the two texts and of the groups whose
+// User-agent lines differ. It returns the first difference found, nil
+// when there is none.
 func Equivalent(a, b []byte) *Difference {
-	fa, fb := syntax.Parse("", a), syntax.Parse("", b)
+	fa, fb := syntax.Parse("", readPart(a)), syntax.Parse("", readPart(b))
 	agents := probeAgents(fa, fb)
 	urls := probeURLs(fa, fb)
+	urls = append(urls, changedProbes(fa, fb, urls)...)
 	for _, prof := range equivProfiles {
 		ra, rb := robots.Compile(fa, prof), robots.Compile(fb, prof)
 		for _, ag := range agents {
@@ -93,17 +101,7 @@ func probeAgents(files ...*syntax.File) []string {
 // duplicates, sampled down to maxProbes.
 func probeURLs(files ...*syntax.File) []string {
 	set := map[string]bool{"/": true, "/robots.txt": true}
-	add := func(s string) {
-		if s == "" || s[0] != '/' {
-			s = "/" + s
-		}
-		if strings.HasPrefix(s, "//") {
-			// Alone, "//x" is a network-path reference (host x): give
-			// the path a host so that it is read as a path.
-			s = probeOrigin + s
-		}
-		set[s] = true
-	}
+	add := probeAdder(set)
 	var values, wild []string
 	for _, f := range files {
 		for i := range f.Lines {
@@ -111,23 +109,12 @@ func probeURLs(files ...*syntax.File) []string {
 			if l.Kind != syntax.DirectiveLine || (l.Field != syntax.Allow && l.Field != syntax.Disallow) {
 				continue
 			}
-			v := f.Text(l.Value)
-			v = strings.TrimSuffix(v, "$")
+			v := strings.TrimSuffix(f.Text(l.Value), "$")
 			values = append(values, v)
 			if strings.Contains(v, "*") {
 				wild = append(wild, v)
 			}
-			for _, star := range []string{"", "/x-probe"} {
-				p := strings.ReplaceAll(v, "*", star)
-				add(p)
-				add(p + "x")
-				add(p + "/x")
-				if d, ok := strings.CutSuffix(p, "index.html"); ok {
-					add(d)
-				} else if d, ok := strings.CutSuffix(p, "index.htm"); ok {
-					add(d)
-				}
-			}
+			probeValue(add, v)
 		}
 	}
 	// Where a wildcard lets one rule reach another's path: each value
@@ -143,6 +130,46 @@ func probeURLs(files ...*syntax.File) []string {
 			}
 		}
 	}
+	return probeSample(set)
+}
+
+// probeAdder returns the function that adds a probe path to set: with a
+// leading "/", and a host before a path that starts with "//".
+func probeAdder(set map[string]bool) func(string) {
+	return func(s string) {
+		if s == "" || s[0] != '/' {
+			s = "/" + s
+		}
+		if strings.HasPrefix(s, "//") {
+			// Alone, "//x" is a network-path reference (host x): give
+			// the path a host so that it is read as a path.
+			s = probeOrigin + s
+		}
+		set[s] = true
+	}
+}
+
+// probeValue adds the probes of the pattern v (its final "$" removed):
+// v with each "*" read as nothing and as a marker segment, each followed
+// by nothing, by one more octet and by "/x", and the directory of an
+// index page.
+func probeValue(add func(string), v string) {
+	for _, star := range []string{"", "/x-probe"} {
+		p := strings.ReplaceAll(v, "*", star)
+		add(p)
+		add(p + "x")
+		add(p + "/x")
+		if d, ok := strings.CutSuffix(p, "index.html"); ok {
+			add(d)
+		} else if d, ok := strings.CutSuffix(p, "index.htm"); ok {
+			add(d)
+		}
+	}
+}
+
+// probeSample returns the paths of set, sorted, sampled evenly down to
+// maxProbes.
+func probeSample(set map[string]bool) []string {
 	urls := make([]string, 0, len(set))
 	for u := range set {
 		urls = append(urls, u)
@@ -157,4 +184,78 @@ func probeURLs(files ...*syntax.File) []string {
 		urls = sample
 	}
 	return urls
+}
+
+// changedProbes returns the probes, not in have, of the rules where a and
+// b differ: every Allow and Disallow line that one of them has more often
+// than the other, and every rule of a group (a run of User-agent lines and
+// the lines up to the next such run) in which a User-agent line differs.
+// The sample of probeURLs may leave out the probes of a rule a fix moved;
+// these are the ones that can show it. At most maxProbes, sampled evenly.
+func changedProbes(a, b *syntax.File, have []string) []string {
+	if len(have) < maxProbes {
+		return nil // probeURLs took every probe
+	}
+	type entry struct {
+		field syntax.Field
+		value string
+		group int
+	}
+	read := func(f *syntax.File) []entry {
+		var out []entry
+		group, inAgents := 0, false
+		for i := range f.Lines {
+			l := &f.Lines[i]
+			if l.Kind != syntax.DirectiveLine {
+				continue
+			}
+			switch l.Field {
+			case syntax.UserAgent:
+				if !inAgents {
+					group++
+				}
+				inAgents = true
+			case syntax.Allow, syntax.Disallow:
+				inAgents = false
+			default:
+				inAgents = false
+				continue
+			}
+			out = append(out, entry{l.Field, f.Text(l.Value), group})
+		}
+		return out
+	}
+	ea, eb := read(a), read(b)
+	type lineKey struct {
+		field syntax.Field
+		value string
+	}
+	count := map[lineKey]int{}
+	key := func(e *entry) lineKey { return lineKey{e.field, e.value} }
+	for i := range ea {
+		count[key(&ea[i])]++
+	}
+	for i := range eb {
+		count[key(&eb[i])]--
+	}
+	set := map[string]bool{}
+	add := probeAdder(set)
+	for _, es := range [][]entry{ea, eb} {
+		touched := map[int]bool{}
+		for i := range es {
+			if e := &es[i]; e.field == syntax.UserAgent && count[key(e)] != 0 {
+				touched[e.group] = true
+			}
+		}
+		for i := range es {
+			e := &es[i]
+			if e.field != syntax.UserAgent && (count[key(e)] != 0 || touched[e.group]) {
+				probeValue(add, strings.TrimSuffix(e.value, "$"))
+			}
+		}
+	}
+	for _, u := range have {
+		delete(set, u)
+	}
+	return probeSample(set)
 }

@@ -548,7 +548,7 @@ var rb642 = &Check{
 	run: func(p *pass) {
 		p.extDelay(func(l *line, v float64) {
 			if v > 0 && strings.Contains(l.value, ".") {
-				p.reportValue(l, "Fractional Crawl-delay: only some robots accept it")
+				p.reportValue(l, "Fractional Crawl-delay: Bing documents whole seconds, and older parsers ignore it")
 			}
 		})
 	},
@@ -567,7 +567,7 @@ var rb643 = &Check{
 	run: func(p *pass) {
 		p.extDelay(func(l *line, v float64) {
 			if v > 30 && v <= 300 {
-				p.reportValue(l, "Crawl-delay %s s is above the 1–30 s range some robots accept", l.value)
+				p.reportValue(l, "Crawl-delay %s s is above the 1–30 s range Bing documents", l.value)
 			}
 		})
 	},

@@ -20,8 +20,8 @@ import (
 // limit cuts.
 var fetchChecks = []*Check{
 	rb101, rb102, rb103, rb104, rb105, rb106, rb107, rb108, rb109, rb110,
-	rb111, rb112, rb113, rb114, rb115, rb120, rb121, rb122, rb123, rb130,
-	rb131, rb132, rb133, rb134, rb135, rb136, rb137,
+	rb111, rb112, rb113, rb114, rb115, rb120, rb121, rb122, rb123, rb124,
+	rb130, rb131, rb132, rb133, rb134, rb135, rb136, rb137,
 }
 
 // The limits of the fetch checks: Moderatobot's defaults (its "Checking
@@ -239,8 +239,9 @@ var rb112 = &Check{
 		if f == nil || f.Loop && !f.TooManyRedirects {
 			return
 		}
-		if f.TooManyRedirects || fetchRedirects(f) > fetchHopsMax {
-			p.reportFile("Gave up after 10 redirects")
+		n := fetchRedirects(f)
+		if f.TooManyRedirects || n > fetchHopsMax {
+			p.reportFile("Gave up after %d redirects", n)
 		}
 	},
 }
@@ -264,7 +265,13 @@ var rb113 = &Check{
 		if u == "" {
 			u = f.Final().Location
 		}
-		p.reportFile("Redirect loop: %s was already visited", u)
+		// The chain's hops are all redirects: the last one, which
+		// leads back, was not followed.
+		if n := len(f.Hops); n == 1 {
+			p.reportFile("Redirect loop: %s redirects to itself", u)
+		} else {
+			p.reportFile("Redirect loop after %d redirects: %s was already visited", n, u)
+		}
 	},
 }
 
@@ -426,6 +433,31 @@ var rb123 = &Check{
 			}
 		}
 		p.reportFile("robots.txt has no directives: everything may be crawled")
+	},
+}
+
+var rb124 = &Check{
+	Code: "RB124", Name: "broken-body", Title: "body broken off or undecodable",
+	Severity: Error, Affects: []Family{GOOG, RFC, YNDX, FM},
+	Doc: "A status arrived but the body did not arrive whole: the server reset or " +
+		"closed the connection early, sent fewer bytes than its Content-Length " +
+		"announced, or sent a gzip or deflate body that does not decode. Robots get no " +
+		"file, whatever the status: Google treats invalid responses and reset or " +
+		"interrupted connections as a server error and stops crawling the site while " +
+		"it lasts (Google's robots.txt documentation), RFC 9309 robots and those of the " +
+		"1996 draft assume complete disallow for an unreachable file (RFC 9309 " +
+		"§2.3.1.4), and Yandex crawls as if there were none. Serve robots.txt as a small static file, with a correct " +
+		"Content-Length and Content-Encoding.",
+	run: func(p *pass) {
+		f := p.cfg.Fetch
+		if f == nil || f.Broken == "" {
+			return
+		}
+		verdict := "robots read robots.txt as unreachable"
+		if f.Reason != "" && f.Policy != "" {
+			verdict = f.Policy + " robots: " + f.Reason
+		}
+		p.reportFile("The body of the HTTP %d answer is broken (%s); %s", f.Final().Status, f.Broken, verdict)
 	},
 }
 
@@ -631,9 +663,11 @@ var rb137 = &Check{
 // their default ports.
 var fetchDefaultPort = map[string]string{"http": "80", "https": "443", "ftp": "21"}
 
-// fetchStatus returns the final HTTP status of the fetch, 0 without one.
+// fetchStatus returns the final HTTP status of the fetch, 0 without one
+// and for a response whose body broke off, which robots read as a network
+// error whatever its status (RB124 reports it).
 func fetchStatus(p *pass) int {
-	if p.cfg.Fetch == nil {
+	if p.cfg.Fetch == nil || p.cfg.Fetch.Broken != "" {
 		return 0
 	}
 	return p.cfg.Fetch.Final().Status
@@ -642,9 +676,11 @@ func fetchStatus(p *pass) int {
 // fetchOKStatus reports whether s is a success status.
 func fetchOKStatus(s int) bool { return s >= 200 && s <= 299 }
 
-// fetchOK reports whether the fetch f ended with a 2xx body, which the
-// checks of the content read.
-func fetchOK(f *Fetch) bool { return f != nil && fetchOKStatus(f.Final().Status) }
+// fetchOK reports whether the fetch f ended with a whole 2xx body, which
+// the checks of the content read.
+func fetchOK(f *Fetch) bool {
+	return f != nil && f.Broken == "" && fetchOKStatus(f.Final().Status)
+}
 
 // fetchURL returns the URL of the robots.txt checked: Config.URL, or the
 // first request of the fetch.

@@ -32,6 +32,12 @@ type FixResult struct {
 	Refused []Refusal
 	// Skipped lists Intent fixes that were not enabled.
 	Skipped []Diagnostic
+	// Deferred lists the layout fixes left out because Config.AllRobots
+	// is false: they reorder or merge groups, sort a group's rules or move
+	// a line for first-match robots and the canonical layout, and Google
+	// and RFC 9309 robots read the file the same either way (see
+	// LayoutFix).
+	Deferred []Diagnostic
 	// Changed lists, for the Intent fixes applied, a URL whose verdict
 	// they changed, when there is one; nil when the output reads as the
 	// input does.
@@ -39,11 +45,27 @@ type FixResult struct {
 }
 
 // A Refusal is a fix the fixer did not apply because it would change a
-// verdict.
+// verdict, or move lines across the part of the file robots read.
 type Refusal struct {
 	Diagnostic
+	// Difference is a URL whose verdict the fix changes; its URL is ""
+	// when the fix was refused for Reason alone.
 	Difference Difference
+	// Reason says why the fix was refused when that is more than a
+	// changed verdict: "" or CutReason.
+	Reason string
 }
+
+// CutReason is the Reason of a fix refused because it would move lines
+// across the end of what robots read: Google reads the first 500 KiB of a
+// robots.txt and RFC 9309 section 2.5 lets robots stop there
+// (robots.MaxBytes, robots.Read), so a line that crosses that point starts
+// or stops counting.
+const CutReason = "it would move lines across the first 500 KiB, the part of the file Google and RFC 9309 robots read"
+
+// maxShownCut bounds the fixes refused for the cut whose changed verdict
+// Fix looks for, to show in the refusal: each costs an Equivalent.
+const maxShownCut = 8
 
 // maxRounds bounds the fix-and-recheck loop: each round applies every fix
 // that does not overlap another and checks the result again.
@@ -55,6 +77,14 @@ const maxRounds = 10
 // Equivalent — a set that changes a verdict is split until the fixes that
 // do are found and refused — then, once none is left, the Intent fixes
 // that opt.Enable names. It stops when a round finds nothing to apply.
+//
+// A fix changes the lines its finding names and inserts the lines it
+// must; a comment line right above a line that a fix moves goes with it.
+// Unless opt.Config.AllRobots is set, the fixes that reorder or merge
+// groups, sort rules or move lines only for first-match robots and the
+// canonical layout (LayoutFix) are left out (FixResult.Deferred). In a
+// file longer than the 500 KiB that robots read, a fix that would move a
+// line into or out of that part is refused (CutReason).
 func Fix(src []byte, opt *FixOptions) *FixResult {
 	if opt == nil {
 		opt = &FixOptions{}
@@ -67,9 +97,29 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 		ds := Run(f, &opt.Config)
 		var safe, intent []Diagnostic
 		res.Skipped = res.Skipped[:0]
+		res.Deferred = res.Deferred[:0]
+		cut := newCutGuard(f)
 		for _, d := range ds {
+			if d.Fix == nil || refused[fixKey(cur, &d)] {
+				continue
+			}
+			if !opt.Config.AllRobots && LayoutFix(&d) {
+				res.Deferred = append(res.Deferred, d)
+				continue
+			}
+			d.Fix = carryComments(f, d.Fix)
+			if cut.moves(d.Fix.Edits) {
+				refused[fixKey(cur, &d)] = true
+				r := Refusal{Diagnostic: d, Reason: CutReason}
+				if len(res.Refused) < maxShownCut {
+					if diff := Equivalent([]byte(cur), []byte(mustApply(cur, []Diagnostic{d}))); diff != nil {
+						r.Difference = *diff
+					}
+				}
+				res.Refused = append(res.Refused, r)
+				continue
+			}
 			switch {
-			case d.Fix == nil || refused[fixKey(cur, &d)]:
 			case d.Fix.Class != Intent:
 				safe = append(safe, d)
 			case enabled(opt.Enable, &d):
@@ -82,19 +132,31 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 		var applied []Diagnostic
 		switch {
 		case len(safe) > 0:
-			next, applied = applySafe(cur, disjoint(safe), func(d Diagnostic, diff *Difference) {
-				refused[fixKey(cur, &d)] = true
-				res.Refused = append(res.Refused, Refusal{Diagnostic: d, Difference: *diff})
+			next, applied = applySafe(cur, disjoint(safe), func(r Refusal) {
+				refused[fixKey(cur, &r.Diagnostic)] = true
+				res.Refused = append(res.Refused, r)
 			})
 		case len(intent) > 0:
 			applied = disjoint(intent)
-			next = mustApply(cur, applied)
-			if res.Changed == nil {
+			for len(applied) > 0 {
+				next = mustApply(cur, applied)
+				if cut.keeps(next, applied) {
+					break
+				}
+				// Together they push lines across the cut: the first
+				// half is tried, and one that does alone is refused.
+				if len(applied) == 1 {
+					refused[fixKey(cur, &applied[0])] = true
+					res.Refused = append(res.Refused, Refusal{Diagnostic: applied[0], Reason: CutReason})
+				}
+				applied = applied[:len(applied)/2]
+			}
+			if len(applied) > 0 && res.Changed == nil {
 				res.Changed = Equivalent([]byte(cur), []byte(next))
 			}
 		}
 		if len(applied) == 0 {
-			if len(safe) > 0 {
+			if len(safe) > 0 || len(intent) > 0 {
 				continue // all refused: look again without them
 			}
 			break
@@ -106,30 +168,68 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 	return res
 }
 
+// LayoutFix reports whether d's fix is one that Fix applies only with
+// Config.AllRobots: it merges the groups of one robot (FX15), which
+// Google, Bing, Yandex and RFC 9309 robots merge anyway, reorders the
+// groups (FX18), sorts a group's rules by length (FX30), or moves a line
+// for first-match robots and the canonical layout (FX31 moving a Sitemap
+// out of a group, FX35, FX36). The major robots read the file the same
+// either way; these fixes serve first-match robots and the 1994 standard,
+// and rewrite whole groups. robots fmt lays out the whole file.
+func LayoutFix(d *Diagnostic) bool {
+	if d.Fix == nil {
+		return false
+	}
+	switch d.Fix.ID {
+	case "FX15", "FX18", "FX30", "FX35", "FX36":
+		return true
+	case "FX31":
+		return d.Check.Code == "RB605"
+	}
+	return false
+}
+
 // applySafe applies the fixes ds to cur, keeping only those that leave
-// the reading of Google and RFC 9309 robots unchanged: when the whole set
-// changes a verdict, it is halved until the fixes at fault are alone, and
-// refuse is told about each. It returns the new text and the fixes
-// applied.
-func applySafe(cur string, ds []Diagnostic, refuse func(Diagnostic, *Difference)) (string, []Diagnostic) {
+// the reading of Google and RFC 9309 robots unchanged and move no line
+// across the part of the file they read: when the whole set fails, it is
+// halved until the fixes at fault are alone, and refuse is told about
+// each. It returns the new text and the fixes applied.
+func applySafe(cur string, ds []Diagnostic, refuse func(Refusal)) (string, []Diagnostic) {
+	cut := &cutGuard{src: cur, end: readEnd(cur)} // parsed when the text is long
+	// verify returns nil when ds keep the reading, else the refusal.
+	verify := func(ds []Diagnostic) *Refusal {
+		next := mustApply(cur, ds)
+		if !cut.keeps(next, ds) {
+			r := &Refusal{Reason: CutReason}
+			if diff := Equivalent([]byte(cur), []byte(next)); diff != nil {
+				r.Difference = *diff
+			}
+			return r
+		}
+		if diff := Equivalent([]byte(cur), []byte(next)); diff != nil {
+			return &Refusal{Difference: *diff}
+		}
+		return nil
+	}
 	var accept func(ds []Diagnostic) []Diagnostic
 	accept = func(ds []Diagnostic) []Diagnostic {
 		if len(ds) == 0 {
 			return nil
 		}
-		diff := Equivalent([]byte(cur), []byte(mustApply(cur, ds)))
-		if diff == nil {
+		r := verify(ds)
+		if r == nil {
 			return ds
 		}
 		if len(ds) == 1 {
-			refuse(ds[0], diff)
+			r.Diagnostic = ds[0]
+			refuse(*r)
 			return nil
 		}
 		l := accept(ds[:len(ds)/2])
-		r := accept(ds[len(ds)/2:])
-		both := append(append([]Diagnostic(nil), l...), r...)
-		if len(l) > 0 && len(r) > 0 && Equivalent([]byte(cur), []byte(mustApply(cur, both))) != nil {
-			return l // together they change a verdict: the rest waits a round
+		rr := accept(ds[len(ds)/2:])
+		both := append(append([]Diagnostic(nil), l...), rr...)
+		if len(l) > 0 && len(rr) > 0 && verify(both) != nil {
+			return l // together they fail: the rest waits a round
 		}
 		return both
 	}

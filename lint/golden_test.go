@@ -21,13 +21,16 @@ import (
 var update = flag.Bool("update", false, "rewrite the diagnostics and fixed sections of testdata/checks/*.txtar and docs/checks.md")
 
 // A golden case is testdata/checks/RBnnn[-what].txtar. Its comment says
-// what the case shows; a comment line "thorough" enables thorough checks
-// and "url: U" sets Config.URL. Sections:
+// what the case shows; a comment line "thorough" enables thorough checks,
+// "url: U" sets Config.URL, and "major robots" checks and fixes with the
+// default scope (the cases run with Config.AllRobots otherwise, so that
+// every check shows what it finds). Sections:
 //
 //	input       the robots.txt (or input.q: a Go-quoted string, for bytes
 //	            a txtar cannot hold: CR, a missing final newline, NUL)
 //	fetch.json  a Fetch, for the checks of the fetch (RB1xx)
-//	diagnostics the diagnostics of check RBnnn, one per line
+//	diagnostics the diagnostics of check RBnnn, one per line, folded
+//	            (Fold) as the CLI shows them
 //	fixed       the output of Fix with the default options (or fixed.q)
 //	fixed-intent (optional) the output of Fix with the check's fix enabled
 type golden struct {
@@ -52,6 +55,7 @@ func readGoldens(t *testing.T) []golden {
 		}
 		a := txtar.Parse(data)
 		g := golden{name: name, archive: a, code: strings.SplitN(strings.TrimSuffix(filepath.Base(name), ".txtar"), "-", 2)[0]}
+		g.cfg.AllRobots = true
 		if Lookup(g.code) == nil {
 			t.Fatalf("%s: no check %s", name, g.code)
 		}
@@ -70,6 +74,8 @@ func readGoldens(t *testing.T) []golden {
 			switch {
 			case strings.TrimSpace(l) == "thorough":
 				g.cfg.Thorough = true
+			case strings.TrimSpace(l) == "major robots":
+				g.cfg.AllRobots = false
 			case strings.HasPrefix(l, "url: "):
 				g.cfg.URL = strings.TrimSpace(strings.TrimPrefix(l, "url: "))
 			}
@@ -95,7 +101,7 @@ func TestGolden(t *testing.T) {
 			}
 			f := syntax.Parse("robots.txt", g.input)
 			var lines []string
-			for _, d := range Run(f, &g.cfg) {
+			for _, d := range Fold(Run(f, &g.cfg)) {
 				if d.Check.Code == g.code {
 					lines = append(lines, goldenLine(&d))
 				}
@@ -140,6 +146,12 @@ func TestGolden(t *testing.T) {
 // goldenLine formats a diagnostic for a golden file.
 func goldenLine(d *Diagnostic) string {
 	s := d.String()
+	if d.Affects != nil {
+		s += fmt.Sprintf(" {affects %v}", d.Affects)
+	}
+	if d.Lines != nil {
+		s += fmt.Sprintf(" (lines %v)", d.Lines)
+	}
 	for _, r := range d.Related {
 		s += fmt.Sprintf(" (related %d: %s)", r.Line, r.Note)
 	}

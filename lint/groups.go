@@ -105,11 +105,11 @@ func (p *pass) groupsBlankInside(code int) {
 			switch {
 			case !same:
 			case code == 402 && a.dir == dUserAgent && l.dir.member():
-				msg = "Blank line after User-agent: robots that end groups at blank lines drop these rules"
+				msg = "Blank line after User-agent: Yandex and robots of the 1994 and 1996 standards end the group here and ignore these rules"
 			case code == 403 && a.dir.member() && l.dir.member():
-				msg = "Blank line inside a group: some robots ignore the rules after it"
+				msg = "Blank line inside a group: Yandex and robots of the 1994 and 1996 standards ignore the rules after it"
 			case code == 404 && a.dir == dUserAgent && l.dir == dUserAgent:
-				msg = "Blank line between User-agent lines: this agent gets different rules from different robots"
+				msg = "Blank line between User-agent lines: Google and RFC 9309 robots give the agent above the rules below, first-match robots do not"
 			}
 			if msg != "" {
 				edits := make([]Edit, len(blanks))
@@ -253,7 +253,7 @@ func (p *pass) groupsRepeated(global bool) {
 			if global {
 				d = p.report(l, "Another \"User-agent: *\" group (first at line %d)", f.line)
 			} else {
-				d = p.report(l, "%q already has a group at line %d; robots disagree on whether to merge them", l.value, f.line)
+				d = p.report(l, "%q already has a group at line %d; Google and RFC 9309 robots merge the two, first-match robots use only the first", l.value, f.line)
 			}
 			if !groupsSameKeys(keys[f.group], keys[gi]) {
 				continue
@@ -368,9 +368,10 @@ var rb410 = &Check{
 				continue
 			}
 			d := p.reportValue(l, "%q mixes \"*\" with a name; \"*\" is not a wildcard in User-agent", l.value)
-			// Only "Name*" has an evident meaning, the one Google gives it.
+			// Only "Name*" has an evident meaning, the one Google gives it:
+			// then only substring matchers miss the robot.
 			if name := strings.TrimRight(l.value, "*"); groupsRFCToken(name) {
-				d.suggest("FX17", PreservingGoogle, "keep the product token",
+				d.only(FM).suggest("FX17", PreservingGoogle, "keep the product token",
 					Edit{Start: l.Value.Start.Offset, End: l.Value.End.Offset, New: name})
 			}
 		}
@@ -600,7 +601,10 @@ var rb412 = &Check{
 				return Edit{Start: l.Value.Start.Offset, End: l.Value.End.Offset, New: tok}
 			}
 			if name, ok := groupsVersioned(l.value); ok {
+				// Google reads the name before the "/": only substring
+				// matchers miss the robot.
 				p.reportValue(l, "Use the product token (%q), not %q", name, l.value).
+					only(FM).
 					suggest("FX17", PreservingGoogle, "keep the product token", edit(name))
 				continue
 			}
@@ -612,12 +616,13 @@ var rb412 = &Check{
 			}
 			// Google already reads the token when the string starts with
 			// it; otherwise the fix gives the group to another robot.
+			d := p.reportValue(l, "Use the product token (%q), not %q", tok, l.value)
 			class := Intent
 			if strings.EqualFold(tok, l.agent) {
 				class = PreservingGoogle
+				d.only(FM)
 			}
-			p.reportValue(l, "Use the product token (%q), not %q", tok, l.value).
-				suggest("FX17", class, "keep the product token", edit(tok))
+			d.suggest("FX17", class, "keep the product token", edit(tok))
 		}
 	},
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/internal/pattern"
 	"github.com/robotskit/robots/syntax"
 )
@@ -23,7 +24,9 @@ import (
 // Lines whose reading differs between robots (missing colons, misspelt
 // keys, lines cut at 16,664 bytes) are kept as written: Format changes
 // layout, not meaning. It checks that with Equivalent and returns src and
-// an error if the layout would change a google or rfc9309 verdict.
+// an error if the layout would change a google or rfc9309 verdict, or
+// would move a line into or out of the first 500 KiB of a longer file,
+// the part Google and RFC 9309 robots read (robots.MaxBytes).
 func Format(src []byte) ([]byte, error) {
 	p := newPass(syntax.Parse("", src), nil)
 	first := len(p.lines) // the first line that is not a comment or blank
@@ -81,39 +84,96 @@ func Format(src []byte) ([]byte, error) {
 		}
 	}
 
+	// A line of the output, and the input line it lays out (-1 for a
+	// comment).
+	type outLine struct {
+		text string
+		from int
+	}
 	var b strings.Builder
-	block := func(lines []string) {
+	ends := make([]int, len(p.lines)) // where each input line ends in the output
+	block := func(lines []outLine) {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
 		for _, l := range lines {
-			b.WriteString(l + "\n")
+			b.WriteString(l.text + "\n")
+			if l.from >= 0 {
+				ends[l.from] = b.Len()
+			}
 		}
 	}
-	block(header)
+	comments := func(cs []string) []outLine {
+		out := make([]outLine, len(cs))
+		for i, c := range cs {
+			out[i] = outLine{c, -1}
+		}
+		return out
+	}
+	block(comments(header))
 	for _, sec := range sections {
 		if len(sec) == 0 {
 			continue
 		}
-		var out []string
+		var out []outLine
 		for _, i := range sec {
-			out = append(append(out, p.leading[i]...), p.canonical(&p.lines[i]))
+			out = append(append(out, comments(p.leading[i])...), outLine{p.canonical(&p.lines[i]), i})
 		}
 		block(out)
 	}
 	if t := p.trailing(); len(t) > 0 {
-		block(t)
+		block(comments(t))
 	}
 	out := []byte(b.String())
 	if len(out) > 0 && out[0] == 0xEF {
 		// Robots would skip the first octets as a byte order mark (or a
 		// prefix of one); a whole mark in front keeps them.
 		out = append([]byte("\xEF\xBB\xBF"), out...)
+		for i := range ends {
+			if ends[i] > 0 {
+				ends[i] += 3
+			}
+		}
+	}
+	if err := p.layoutCut(out, ends); err != nil {
+		return src, err
 	}
 	if d := Equivalent(src, out); d != nil {
 		return src, fmt.Errorf("the layout would change %s's verdict for %s under %v; file left as it is", d.Agent, d.URL, d.Profile)
 	}
 	return out, nil
+}
+
+// layoutCut returns an error when the layout out moves a line that is not
+// a comment or blank into or out of the part of the file robots read,
+// its first 500 KiB (readEnd): Google would read a rule it ignored, or
+// ignore one it read. ends holds where each input line ends in out, 0
+// for the lines out does not hold.
+func (p *pass) layoutCut(out []byte, ends []int) error {
+	if len(p.src) <= robots.MaxBytes && len(out) <= robots.MaxBytes {
+		return nil
+	}
+	inEnd, outEnd := readEnd(p.src), readEnd(string(out))
+	for i := range p.lines {
+		l := &p.lines[i]
+		if l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine || ends[i] == 0 {
+			continue
+		}
+		was, is := l.Span.End.Offset+l.EOL <= inEnd, ends[i] <= outEnd
+		if was == is {
+			continue
+		}
+		how := "out of"
+		if is {
+			how = "into"
+		}
+		text := strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset])
+		if len(text) > 60 {
+			text = text[:57] + "..."
+		}
+		return fmt.Errorf("the layout would move line %d (%q) %s the first 500 KiB, the part of the file Google and RFC 9309 robots read; file left as it is", i+1, text, how)
+	}
+	return nil
 }
 
 // attachComments records, for every line from the line from on that is

@@ -3,13 +3,16 @@ package lint
 import (
 	"fmt"
 
+	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/syntax"
 )
 
-// Run checks f and returns what it finds, sorted by line, column and code.
+// Run checks f and returns what it finds, sorted by line, column and code:
+// one diagnostic for each place, which Fold makes one for each problem.
 // c may be nil for the zero Config. Run never fails; a file that is not a
 // robots.txt at all (HTML, binary) gets the diagnostics that say so and
-// none of the line checks.
+// none of the line checks. Unless c.AllRobots is set, Run keeps only the
+// diagnostics that affect a major family (Family.Major).
 func Run(f *syntax.File, c *Config) []Diagnostic {
 	p := newPass(f, c)
 	for _, ch := range Checks() {
@@ -19,15 +22,114 @@ func Run(f *syntax.File, c *Config) []Diagnostic {
 		if p.skipContent && ch.Section() > 'B' {
 			continue
 		}
+		// A diagnostic affects some of its check's families at most.
+		if !p.cfg.AllRobots && !anyMajor(ch.Affects) {
+			continue
+		}
 		p.check = ch
 		ch.run(p)
 	}
-	ds := make([]Diagnostic, len(p.diags))
-	for i, d := range p.diags {
-		ds[i] = *d
+	ds := make([]Diagnostic, 0, len(p.diags))
+	for _, d := range p.diags {
+		if p.cfg.AllRobots || anyMajor(d.Families()) {
+			ds = append(ds, *d)
+		}
 	}
 	sortDiagnostics(ds)
 	return ds
+}
+
+// Fold returns the diagnostics of ds, as Run returned them, with one
+// diagnostic for each problem: the diagnostics of one check in one group
+// that have the same families and the same kind of fix become the first
+// of them, with the lines of all (Diagnostic.Lines) and the edits of all.
+// A group is a User-agent group and the lines that follow it up to the
+// next; the lines before the first User-agent line are one group too.
+// Diagnostics of the whole file or its fetch stay apart: each says
+// something different and has no line to list. ds is not modified.
+//
+// Fix works on what Run returns, so that it can refuse the edit of one
+// place and apply the others.
+func Fold(ds []Diagnostic) []Diagnostic {
+	type key struct {
+		code     string
+		group    int
+		fix      string
+		families string
+	}
+	first := map[key]int{} // index in out
+	out := make([]Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		if d.Line <= 0 {
+			out = append(out, d)
+			continue
+		}
+		k := key{code: d.Check.Code, group: d.group}
+		if d.Fix != nil {
+			k.fix = d.Fix.ID + " " + d.Fix.Class.String()
+		}
+		for _, f := range d.Affects {
+			k.families += string(f) + " "
+		}
+		i, ok := first[k]
+		if !ok {
+			first[k] = len(out)
+			out = append(out, d)
+			continue
+		}
+		out[i].absorb(&d)
+	}
+	for i := range out {
+		if len(out[i].Lines) == 1 {
+			out[i].Lines = nil // several findings on one line
+		}
+	}
+	return out
+}
+
+// absorb adds the place of o, a later diagnostic of the same check in the
+// same group, to d: its line, and the edits of its fix. When one of o's
+// edits would touch bytes that an edit of d touches differently, none of
+// o's edits is added (as Fix would apply them in a later round).
+func (d *Diagnostic) absorb(o *Diagnostic) {
+	if d.Lines == nil {
+		d.Lines = []int{d.Line}
+		if d.Fix != nil {
+			fx := *d.Fix
+			fx.Edits = append([]Edit(nil), fx.Edits...)
+			d.Fix = &fx
+		}
+	}
+	if d.Lines[len(d.Lines)-1] != o.Line {
+		d.Lines = append(d.Lines, o.Line)
+	}
+	if d.Fix == nil || o.Fix == nil {
+		return
+	}
+	var add []Edit
+	for _, e := range o.Fix.Edits {
+		dup := false
+		for _, t := range d.Fix.Edits {
+			if e == t {
+				dup = true
+				break
+			}
+			if editsConflict(e, t) {
+				return
+			}
+		}
+		if !dup {
+			add = append(add, e)
+		}
+	}
+	d.Fix.Edits = append(d.Fix.Edits, add...)
+}
+
+// editsConflict reports whether a and b cannot both apply: they touch the
+// same bytes, or start at one offset where one of them replaces text (as
+// Fix decides which fixes fit together).
+func editsConflict(a, b Edit) bool {
+	return textedit.Overlap(textedit.Edit(a), textedit.Edit(b)) || a.Start == b.Start && (a.Start != a.End || b.Start != b.End)
 }
 
 // pass is the state of one run: the file as the parse model reads it, and
@@ -78,6 +180,7 @@ func (p *pass) reportAt(l *line, off int, format string, args ...any) *Diagnosti
 		Column:  p.column(l, off),
 		Offset:  off,
 		Message: fmt.Sprintf(format, args...),
+		group:   l.group,
 	}
 	p.diags = append(p.diags, d)
 	return d
@@ -105,6 +208,13 @@ func (p *pass) reportValue(l *line, format string, args ...any) *Diagnostic {
 // related adds a related line to d.
 func (d *Diagnostic) related(line int, note string) *Diagnostic {
 	d.Related = append(d.Related, Related{Line: line, Note: note})
+	return d
+}
+
+// only narrows the families d affects to fs, some of its check's: the
+// case at hand spares the others.
+func (d *Diagnostic) only(fs ...Family) *Diagnostic {
+	d.Affects = fs
 	return d
 }
 

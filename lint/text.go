@@ -12,11 +12,13 @@ import (
 // WriteText writes ds in the compiler style of the CLI contract, one
 // diagnostic per first line, "name:line:col: severity CODE message",
 // followed for a diagnostic with a line by that line of f and a caret
-// under the column, and by its related lines:
+// under the column, by the other lines of the same problem (Lines, see
+// Fold), and by its related lines:
 //
 //	robots.txt:2:11: error RB501 Rule path "admin/" does not start with "/"; Google never matches it
 //	    2 | Disallow: admin/
 //	      |           ^
+//	      = and 2 more (lines 5, 9)
 func WriteText(w io.Writer, f *syntax.File, ds []Diagnostic) error {
 	name := f.Name
 	if name == "" {
@@ -32,6 +34,9 @@ func WriteText(w io.Writer, f *syntax.File, ds []Diagnostic) error {
 			fmt.Fprintf(&b, "%s%s\n", gutter, text)
 			caret := min(max(d.Column-1, 0), utf8.RuneCountInString(text))
 			fmt.Fprintf(&b, "%s| %s^\n", strings.Repeat(" ", len(gutter)-2), strings.Repeat(" ", caret))
+			if len(d.Lines) > 1 {
+				fmt.Fprintf(&b, "%s= %s\n", strings.Repeat(" ", len(gutter)-2), moreLines(d.Lines[1:]))
+			}
 		}
 		for _, r := range d.Related {
 			fmt.Fprintf(&b, "%s:%d: note: %s\n", name, r.Line, r.Note)
@@ -42,6 +47,30 @@ func WriteText(w io.Writer, f *syntax.File, ds []Diagnostic) error {
 		b.Reset()
 	}
 	return nil
+}
+
+// maxMoreLines bounds the other lines of a problem that WriteText lists.
+const maxMoreLines = 5
+
+// moreLines says "and N more (lines a, b, c)", listing at most
+// maxMoreLines of the lines.
+func moreLines(lines []int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "and %d more (line", len(lines))
+	if len(lines) > 1 {
+		b.WriteByte('s')
+	}
+	for i, n := range lines[:min(len(lines), maxMoreLines)] {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, " %d", n)
+	}
+	if len(lines) > maxMoreLines {
+		b.WriteString(", …")
+	}
+	b.WriteByte(')')
+	return b.String()
 }
 
 // displayLine makes a line safe to show on a terminal, keeping one code

@@ -46,7 +46,15 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 	if err != nil {
 		return nil, err
 	}
-	name, body, cfg := "robots.txt", []byte(nil), lint.Config{Thorough: req.Thorough}
+	for _, n := range req.Enable {
+		if !lint.KnownFix(n) {
+			return nil, badRequest("bad_request", fmt.Sprintf(`"enable": no fix or check %q (give fix IDs such as FX25, check codes such as RB501, or "all")`, n))
+		}
+	}
+	name, body, cfg := "robots.txt", []byte(nil), lint.Config{Thorough: req.Thorough, AllRobots: req.AllRobots}
+	if req.Profile != "" && !wire.ProfileFamily(profile).Major() {
+		cfg.AllRobots = true // the findings of that family are what was asked
+	}
 	var trace *wire.FetchTrace
 	switch {
 	case (req.Robots == nil) == (req.URL == ""):
@@ -69,14 +77,21 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 		trace = wire.Trace(res)
 	}
 	f := syntax.Parse(name, body)
-	ds := lint.Run(f, &cfg)
+	ds := lint.Fold(lint.Run(f, &cfg))
 	if req.Profile != "" {
 		ds = wire.ForProfile(ds, profile)
 	}
 	fixCfg := cfg
 	fixCfg.Fetch = nil
-	fixed := string(lint.Fix(body, &lint.FixOptions{Config: fixCfg}).Output)
-	resp := &wire.CheckResponse{Diagnostics: wire.Diagnostics(ds), Fixed: &fixed}
+	fr := lint.Fix(body, &lint.FixOptions{Config: fixCfg, Enable: req.Enable})
+	fixed := string(fr.Output)
+	resp := &wire.CheckResponse{Diagnostics: wire.Diagnostics(ds), Fixed: &fixed,
+		Unfixed: wire.Leftovers(lint.Leftovers(fr, &fixCfg))}
+	if len(req.Enable) > 0 {
+		// What the intent fixes change, per family, before anyone
+		// downloads the file.
+		resp.Changes = lint.Diff(body, fr.Output, &lint.DiffOptions{All: cfg.AllRobots})
+	}
 	if trace != nil {
 		text := string(body)
 		resp.Fetch, resp.Robots = trace, &text

@@ -57,6 +57,11 @@ const sample = "User-agent: *\nDisallow: /private\nDisalow: /tmp\n\nUser-agent: 
 
 func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
+// intentSample has findings whose fixes change what some robots do: a
+// path without "/" (FX25) and a misspelt Disallow that only Google reads
+// (FX08).
+const intentSample = "User-agent: *\nDisallow: admin/\nDissallow: /tmp/\nDisallow: /private/\n"
+
 // TestRoutes: every route and error path answers per the contract, with
 // golden JSON in testdata (go test ./server -run TestRoutes -update).
 func TestRoutes(t *testing.T) {
@@ -67,7 +72,11 @@ func TestRoutes(t *testing.T) {
 	}{
 		{"check_robots", "POST", "/api/v1/check", `{"robots": ` + jsonString(sample) + `}`, 200},
 		{"check_profile", "POST", "/api/v1/check", `{"robots": ` + jsonString(sample) + `, "profile": "rfc9309"}`, 200},
+		{"check_all_robots", "POST", "/api/v1/check", `{"robots": ` + jsonString(sample) + `, "all_robots": true}`, 200},
+		{"check_profile_draft1996", "POST", "/api/v1/check", `{"robots": ` + jsonString(sample) + `, "profile": "draft1996"}`, 200},
 		{"check_empty", "POST", "/api/v1/check", `{"robots": ""}`, 200},
+		{"check_enable", "POST", "/api/v1/check", `{"robots": ` + jsonString(intentSample) + `, "enable": ["all"]}`, 200},
+		{"check_enable_unknown", "POST", "/api/v1/check", `{"robots": "", "enable": ["FX99"]}`, 400},
 		{"check_neither", "POST", "/api/v1/check", `{}`, 400},
 		{"check_both", "POST", "/api/v1/check", `{"robots": "", "url": "https://example.com/"}`, 400},
 		{"check_bad_json", "POST", "/api/v1/check", `{"robots": `, 400},

@@ -133,7 +133,7 @@ func TestFlagsAnywhere(t *testing.T) {
 			})
 		}
 	}
-	for _, c := range []string{"test", "check", "fix", "fmt", "compare", "audit"} {
+	for _, c := range []string{"test", "check", "fix", "fmt", "compare", "diff", "audit"} {
 		if !covered[c] {
 			t.Errorf("no golden case of robots %s has both flags and arguments to reorder", c)
 		}
@@ -153,6 +153,7 @@ func TestFlagsAnywhereNetwork(t *testing.T) {
 		{"test", "-url", srv.URL, "/private/x", "-agent", "Googlebot", "-format", "json"},
 		{"check", srv.URL, "-format", "json", "-timeout", "5s"},
 		{"compare", srv.URL, "/private/x", "-robot", "GPTBot"},
+		{"diff", srv.URL + "/old/robots.txt", srv.URL, "-robots", "all", "-timeout", "5s"},
 		{"audit", srv.URL, "-format", "json"},
 		// The contract's own form: robots page URL [-robot NAME] [-format json].
 		{"page", pages.URL + "/private/report", "-robot", "Googlebot", "-format", "json"},

@@ -21,19 +21,32 @@ import (
 
 var checkCmd = &command{
 	name:  "check",
-	usage: "[-format text|json|sarif] [-thorough] [-profile P] [-fail-on error|warning|info] [-timeout D] [-user-agent UA] FILE|URL|-...",
+	usage: "[-format text|json|sarif] [-robots major|all] [-thorough] [-profile P] [-fail-on error|warning|info] [-timeout D] [-user-agent UA] FILE|URL|-...",
 	short: "report every problem of a robots.txt, with its line and the robots it affects",
 	long: `Each argument is a file, a URL (a site's robots.txt is fetched as a
 checker does: up to 10 redirects), a bare host such as example.com (read
-as https://), or - for standard input.`,
+as https://), or - for standard input.
+
+By default check reports what affects the major robot families (Google,
+Bing, Yandex, RFC 9309 readers); -robots all adds first-match robots, the
+1994 standard and single libraries. A problem found on several lines of
+one group is one finding that lists its lines.`,
 }
 
 var fixCmd = &command{
 	name:  "fix",
-	usage: "[-diff] [-w] [-l] [-enable FIX,...] [-thorough] FILE|URL|-...",
+	usage: "[-diff] [-w] [-l] [-robots major|all] [-enable FIX,...] [-thorough] FILE|URL|-...",
 	short: "print a corrected robots.txt that Google and RFC 9309 robots read as before",
 	long: `With several files, give -w, -diff or -l. -diff and -w together print
-the diff and write the file, as gofmt -d -w does.`,
+the diff and write the file, as gofmt -d -w does.
+
+By default fix changes only the lines its findings name, and the lines it
+must insert; a comment line right above a line it moves goes with it. The
+fixes for first-match robots that reorder or merge groups, sort a group's
+rules or move lines to the canonical layout run with -robots all (robots
+fmt lays out the whole file). In a file longer than the 500 KiB that
+Google reads, a fix that would move a line into or out of that part is
+kept out and reported.`,
 }
 
 var fmtCmd = &command{
@@ -41,7 +54,9 @@ var fmtCmd = &command{
 	usage: "[-diff] [-w] [-l] FILE|-...",
 	short: "print a robots.txt in the canonical layout, meaning unchanged",
 	long: `With several files, give -w, -diff or -l. -diff and -l exit 1 when a
-file's layout would change.`,
+file's layout would change. A layout that would change a verdict of
+Google or RFC 9309 robots, or move a line into or out of the first
+500 KiB that they read, is an error and the file is left as it is.`,
 }
 
 func init() {
@@ -176,8 +191,9 @@ func runCheck(e *env, args []string) error {
 	var profile robots.Profile
 	format := fs.String("format", "text", "output `format`: text, json or sarif")
 	thorough := fs.Bool("thorough", false, "also run the checks marked thorough")
+	set := fs.String("robots", "major", "report what affects robot families `SET`: major (Google, Bing, Yandex, RFC 9309) or all (also first-match robots, the 1994 standard, single libraries)")
 	failOn := fs.String("fail-on", "error", "exit 1 when a finding of `SEVERITY` or worse is reported: error, warning or info")
-	fs.Var(&profile, "profile", "report only what affects robots of profile `P` ("+profileNames()+"); default: every robot")
+	fs.Var(&profile, "profile", "report only what affects robots of profile `P` ("+profileNames()+"); draft1996 and strict1994 imply -robots all")
 	nf := addNetFlags(fs, 10)
 	if err := parseFlags(e, checkCmd, fs, args); err != nil {
 		return err
@@ -185,6 +201,12 @@ func runCheck(e *env, args []string) error {
 	if *format != "text" && *format != "json" && *format != "sarif" {
 		return &usageError{msg: fmt.Sprintf("-format must be text, json or sarif, got %q", *format)}
 	}
+	if *set != "major" && *set != "all" {
+		return &usageError{msg: fmt.Sprintf("-robots must be major or all, got %q", *set)}
+	}
+	// A profile of first-match robots or of the 1994 standard asks for
+	// findings that only -robots all computes.
+	allRobots := *set == "all" || isSet(fs, "profile") && !wire.ProfileFamily(profile).Major()
 	threshold, err := lint.ParseSeverity(*failOn)
 	if err != nil {
 		return &usageError{msg: "-fail-on: " + errorText(err)}
@@ -204,10 +226,10 @@ func runCheck(e *env, args []string) error {
 	failed := forEachSource(e, checkCmd, ins, func(in input) (*source, error) {
 		return readSource(e, nf, in, *thorough)
 	}, func(src *source) error {
-		src.cfg.Thorough = *thorough
+		src.cfg.Thorough, src.cfg.AllRobots = *thorough, allRobots
 		stop := progress(e, "checking "+src.name)
 		f := syntax.Parse(src.name, src.body)
-		ds := lint.Run(f, &src.cfg)
+		ds := lint.Fold(lint.Run(f, &src.cfg))
 		stop()
 		if isSet(fs, "profile") {
 			ds = wire.ForProfile(ds, profile)
@@ -351,10 +373,8 @@ func (rw *rewrite) apply(e *env, src *source, out []byte) (changed bool, err err
 		}
 	}
 	if rw.diff && changed {
-		d := textedit.Unified(src.name, src.name+" ("+rw.label+")", string(src.body), string(out))
-		if onlyLineEndings(src.body, out) {
-			d = "# only line endings change: CRLF or CR → LF\n" + d
-		}
+		note, a, b := rw.diffTexts(src.body, out)
+		d := note + textedit.Unified(src.name, src.name+" ("+rw.label+")", a, b)
 		if _, err := io.WriteString(e.stdout, d); err != nil {
 			return changed, err
 		}
@@ -374,6 +394,38 @@ func (rw *rewrite) apply(e *env, src *source, out []byte) (changed bool, err err
 	return changed, err
 }
 
+// diffTexts returns the texts to diff for the old text a and the new text
+// b, and a note to print above the diff. When only the line endings
+// change, the texts as they are, and a note that says so. When the line
+// endings change too, or a text ends its lines with a bare CR (which diff
+// does not read as the end of a line), both with LF endings, so that the
+// diff shows the lines that change, and a note that says how the endings
+// differ.
+func (rw *rewrite) diffTexts(a, b []byte) (note, x, y string) {
+	toLF := func(s []byte) string {
+		s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
+		return string(bytes.ReplaceAll(s, []byte("\r"), []byte("\n")))
+	}
+	bareCR := func(s []byte) bool {
+		for i, c := range s {
+			if c == '\r' && (i+1 == len(s) || s[i+1] != '\n') {
+				return true
+			}
+		}
+		return false
+	}
+	crA, crB := bytes.IndexByte(a, '\r') >= 0, bytes.IndexByte(b, '\r') >= 0
+	switch {
+	case onlyLineEndings(a, b):
+		return "# only line endings change: CRLF or CR → LF\n", string(a), string(b)
+	case crA && !crB:
+		return "# line endings change too: CRLF or CR → LF; the diff compares the lines, both read with LF endings\n", toLF(a), string(b)
+	case bareCR(a) || bareCR(b):
+		return "# the file ends lines with CR; the diff compares the lines, both read with LF endings\n", toLF(a), toLF(b)
+	}
+	return "", string(a), string(b)
+}
+
 // onlyLineEndings reports whether a and b differ only in their line
 // endings.
 func onlyLineEndings(a, b []byte) bool {
@@ -391,11 +443,15 @@ func runFix(e *env, args []string) error {
 	fs.BoolVar(&rw.write, "w", false, "write the corrected file over FILE")
 	fs.BoolVar(&rw.list, "l", false, "list the files that the fix would change")
 	thorough := fs.Bool("thorough", false, "also apply the fixes of the checks marked thorough")
+	set := fs.String("robots", "major", "fix for robot families `SET`: major (Google, Bing, Yandex, RFC 9309) or all (also the fixes for first-match robots that reorder or merge groups, sort rules or move lines to the canonical layout)")
 	var enable stringsFlag
 	fs.Var(&enable, "enable", "also apply the intent fixes `FIX` (fix IDs like FX25, check codes or names, comma-separated, or all); they change what some robots do")
 	nf := addNetFlags(fs, 10)
 	if err := parseFlags(e, fixCmd, fs, args); err != nil {
 		return err
+	}
+	if *set != "major" && *set != "all" {
+		return &usageError{msg: fmt.Sprintf("-robots must be major or all, got %q", *set)}
 	}
 	var names []string
 	for _, v := range enable {
@@ -423,26 +479,46 @@ func runFix(e *env, args []string) error {
 		return readSource(e, nf, in, false)
 	}, func(src *source) error {
 		cfg := src.cfg
-		cfg.Fetch, cfg.Thorough = nil, *thorough
+		cfg.Fetch, cfg.Thorough, cfg.AllRobots = nil, *thorough, *set == "all"
 		stop := progress(e, "fixing "+src.name)
 		res := lint.Fix(src.body, &lint.FixOptions{Config: cfg, Enable: names})
 		stop()
 		for _, r := range res.Refused {
-			fmt.Fprintf(e.stderr, "%s:%d: kept: %s %s would change %s's verdict for %s under %v\n",
-				clean(src.name), r.Line, r.Fix.ID, r.Check.Code, r.Difference.Agent, clean(r.Difference.URL), r.Difference.Profile)
-		}
-		var skipped []string
-		for _, d := range res.Skipped {
-			if k := d.Fix.ID + " (" + d.Check.Code + ")"; !slices.Contains(skipped, k) {
-				skipped = append(skipped, k)
+			d := &r.Difference
+			switch {
+			case r.Reason != "" && d.URL != "":
+				fmt.Fprintf(e.stderr, "%s:%d: kept: %s %s: %s (it would change %s's verdict for %s under %v)\n",
+					clean(src.name), r.Line, r.Fix.ID, r.Check.Code, r.Reason, d.Agent, clean(d.URL), d.Profile)
+			case r.Reason != "":
+				fmt.Fprintf(e.stderr, "%s:%d: kept: %s %s: %s\n", clean(src.name), r.Line, r.Fix.ID, r.Check.Code, r.Reason)
+			default:
+				fmt.Fprintf(e.stderr, "%s:%d: kept: %s %s would change %s's verdict for %s under %v\n",
+					clean(src.name), r.Line, r.Fix.ID, r.Check.Code, d.Agent, clean(d.URL), d.Profile)
 			}
 		}
-		for _, k := range skipped {
+		fixNames := func(ds []lint.Diagnostic) []string {
+			var out []string
+			for _, d := range ds {
+				if k := d.Fix.ID + " (" + d.Check.Code + ")"; !slices.Contains(out, k) {
+					out = append(out, k)
+				}
+			}
+			return out
+		}
+		for _, k := range fixNames(res.Skipped) {
 			fmt.Fprintf(e.stderr, "%s: not applied: intent fix %s changes what robots do; enable it with -enable\n", clean(src.name), k)
 		}
-		if c := res.Changed; c != nil {
-			fmt.Fprintf(e.stderr, "%s: the intent fixes change verdicts, e.g. %s for %s under %v: %s → %s\n",
-				clean(src.name), clean(c.URL), c.Agent, c.Profile, verdict(c.Before), verdict(c.After))
+		for _, k := range fixNames(res.Deferred) {
+			fmt.Fprintf(e.stderr, "%s: not applied: layout fix %s moves lines for first-match robots; apply it with -robots all\n", clean(src.name), k)
+		}
+		if len(names) > 0 && res.Changed != nil {
+			// The verdicts the intent fixes change, per robot family, as
+			// robots diff shows them, before anything is written.
+			fmt.Fprintf(e.stderr, "%s: the intent fixes change what robots do:\n", clean(src.name))
+			rep := lint.Diff(src.body, res.Output, &lint.DiffOptions{All: *set == "all"})
+			if err := writeDiffText(e.stderr, src.name, src.name+" (fixed)", rep); err != nil {
+				return err
+			}
 		}
 		changed, err := rw.apply(e, src, res.Output)
 		changedAny = changedAny || changed

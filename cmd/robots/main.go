@@ -13,10 +13,12 @@
 //	fetch    fetch a site's robots.txt as a robot does, and show every hop
 //	page     show a page as a robot sees it: robots.txt, status, X-Robots-Tag, meta tags
 //	compare  show how each robot reads a file, URL by URL
+//	diff     say which verdicts change between two versions of a file
 //	audit    say what every known robot may crawl, and what it misreads
 //	agents   list the known robots
 //	serve    run the web checker and JSON API
 //	version  print the version
+//	help     show the help of robots or of a command
 //
 // Flags may come before, between or after the arguments; -- ends them.
 //
@@ -102,7 +104,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, auditCmd, agentsCmd, serveCmd, versionCmd, helpCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, agentsCmd, serveCmd, versionCmd, helpCmd}
 }
 
 // Exit codes.

@@ -454,11 +454,15 @@ func testURL(e *env, fs *flag.FlagSet, nf *netFlags, rd reader, robot, site stri
 	}
 	for i, u := range urls {
 		v := res.Decide(rd.agent, u)
-		why := v.Reason
+		d, why := v.Decision, v.Reason
 		if v.Access == fetch.AccessRules {
 			why = explain(f, v.Decision)
+		} else {
+			// The fetch decided, not a rule: no file (everything
+			// allowed) or none usable (complete disallow).
+			d = robots.Decision{Allowed: v.Allowed}
 		}
-		out.add(args[i], v.Decision, why, how)
+		out.add(args[i], d, why, how)
 	}
 	return out.write(e.stdout)
 }
@@ -473,6 +477,11 @@ func fetchSummary(r *fetch.Result) string {
 	}
 	if r.Status != 0 {
 		fmt.Fprintf(&b, "HTTP %d", r.Status)
+		if n := len(r.Hops); n > 0 && r.Hops[n-1].Err != "" {
+			// The status came, and then the body broke off: robots read
+			// the answer as a network error (see Outcome and Reason).
+			fmt.Fprintf(&b, ", body broke off (%s)", r.Hops[n-1].Err)
+		}
 	} else {
 		b.WriteString(r.Err)
 	}

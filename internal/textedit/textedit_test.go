@@ -107,6 +107,29 @@ func TestUnifiedRoundTrip(t *testing.T) {
 	}
 }
 
+// TestUnifiedLarge: on a long text with a few changed lines, far apart,
+// the diff shows those lines and their context alone (the hand-written
+// diff it replaced fell back to the whole text past 4,000 × 4,000 lines),
+// and it applies.
+func TestUnifiedLarge(t *testing.T) {
+	lines := make([]string, 60000)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("Disallow: /dir%05d/page.php\n", i)
+	}
+	a := strings.Join(lines, "")
+	lines[10] = "# changed\n"
+	lines = append(lines[:30000], lines[30001:]...)
+	lines = append(lines, "Allow: /new\n")
+	b := strings.Join(lines, "")
+	d := Unified("a", "b", a, b)
+	if n := strings.Count(d, "\n"); n > 30 {
+		t.Errorf("the diff of 3 changes is %d lines long:\n%.2000s", n, d)
+	}
+	if got, err := patch(a, d); err != nil || got != b {
+		t.Errorf("patch: %v", err)
+	}
+}
+
 func FuzzUnified(f *testing.F) {
 	f.Add("a\nb\nc\n", "a\nc\nd")
 	f.Add("", "x")
@@ -173,4 +196,19 @@ func patch(a, diff string) (string, error) {
 	}
 	out = append(out, x[next:]...)
 	return strings.Join(out, ""), nil
+}
+
+// splitLines splits s after every '\n'; the last element lacks it when s
+// does not end with one.
+func splitLines(s string) []string {
+	var lines []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n') + 1
+		if i == 0 {
+			i = len(s)
+		}
+		lines = append(lines, s[:i])
+		s = s[i:]
+	}
+	return lines
 }

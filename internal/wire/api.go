@@ -6,8 +6,18 @@ type CheckRequest struct {
 	Robots   *string `json:"robots,omitempty"`
 	URL      string  `json:"url,omitempty"`
 	Thorough bool    `json:"thorough,omitempty"`
-	// Profile keeps only the findings that affect that family.
+	// AllRobots adds the findings that affect only first-match robots,
+	// the 1994 standard or single libraries (lint.Config.AllRobots); by
+	// default only what affects Google, Bing, Yandex or RFC 9309 robots
+	// is reported, and only those fixes are applied.
+	AllRobots bool `json:"all_robots,omitempty"`
+	// Profile keeps only the findings that affect that family; a profile
+	// of first-match robots or of the 1994 standard implies AllRobots.
 	Profile string `json:"profile,omitempty"`
+	// Enable names the intent fixes the corrected file also gets (fix
+	// IDs such as "FX25", check codes or names, or "all"), as robots fix
+	// -enable does; the response then says which verdicts they change.
+	Enable []string `json:"enable,omitempty"`
 }
 
 // TestRequest is the body of POST /api/v1/test: a file (Robots) or a site

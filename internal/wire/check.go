@@ -17,6 +17,28 @@ type CheckResponse struct {
 	// Robots is the fetched file as text, for a URL, so that a client can
 	// show the findings at their lines; only the API sends it.
 	Robots *string `json:"robots,omitempty"`
+	// Unfixed lists the findings the corrected file still has, each with
+	// why the fixer left it; only the API sends it.
+	Unfixed []Unfixed `json:"unfixed,omitempty"`
+	// Changes are the verdicts that the enabled intent fixes change, per
+	// robot family, when the request enabled some; only the API sends it.
+	Changes *lint.DiffReport `json:"changes,omitempty"`
+}
+
+// Unfixed is a finding of the corrected file and why the fixer left it.
+type Unfixed struct {
+	Diagnostic
+	Why string `json:"why"`
+}
+
+// Leftovers converts lint's leftovers.
+func Leftovers(us []lint.Unfixed) []Unfixed {
+	out := make([]Unfixed, 0, len(us))
+	for _, u := range us {
+		d := Diagnostics([]lint.Diagnostic{u.Diagnostic})[0]
+		out = append(out, Unfixed{Diagnostic: d, Why: u.Why})
+	}
+	return out
 }
 
 // Diagnostic is one finding: a check's code, severity, position, message,
@@ -26,9 +48,12 @@ type Diagnostic struct {
 	Name     string `json:"name"`
 	Severity string `json:"severity"`
 	// Line and Column are 1-based (Column in code points); 0 for the
-	// whole file or its fetch.
+	// whole file or its fetch. For a problem found on several lines of
+	// one group, they are the first place's, and Lines lists every line,
+	// Line first.
 	Line        int       `json:"line"`
 	Column      int       `json:"column"`
+	Lines       []int     `json:"lines,omitempty"`
 	Message     string    `json:"message"`
 	Affects     []string  `json:"affects"`
 	Explanation string    `json:"explanation,omitempty"`
@@ -56,8 +81,9 @@ func Diagnostics(ds []lint.Diagnostic) []Diagnostic {
 			Severity:    d.Check.Severity.String(),
 			Line:        d.Line,
 			Column:      d.Column,
+			Lines:       d.Lines,
 			Message:     d.Message,
-			Affects:     families(d.Check.Affects),
+			Affects:     families(d.Families()),
 			Explanation: d.Check.Doc,
 		}
 		for _, r := range d.Related {

@@ -153,13 +153,24 @@ func Summarize(f *syntax.File, rules *robots.Rules) *FileSummary {
 }
 
 // LintFetch converts a fetch result into what the fetch checks (RB1xx)
-// read.
+// read. The facts of the fetch are carried over as the fetcher found them
+// (a loop, the redirect limit, a timeout, a body that broke off), and so
+// is its reading: the outcome, access and reason of its policy, the
+// verdict robots fetch and robots test -url give for the same answer.
 func LintFetch(res *fetch.Result) *lint.Fetch {
 	tr := &lint.Fetch{
 		Elapsed: res.Duration,
-		Err:     res.Err,
 		Size:    res.Size,
 		Date:    res.Fetched,
+		// A client with a shorter timeout of its own ends the fetch
+		// with its error rather than the fetcher's deadline.
+		TimedOut:         res.TimedOut || strings.Contains(res.Err, "deadline") || strings.Contains(res.Err, "timeout"),
+		Loop:             res.Loop,
+		TooManyRedirects: res.TooManyRedirects,
+		Policy:           res.Policy.String(),
+		Outcome:          res.Outcome.String(),
+		Access:           res.Access.String(),
+		Reason:           res.Reason,
 	}
 	seen := map[string]bool{}
 	for _, h := range res.Hops {
@@ -169,17 +180,21 @@ func LintFetch(res *fetch.Result) *lint.Fetch {
 		}
 		seen[h.URL] = true
 	}
+	last := fetch.Hop{}
 	if n := len(res.Hops); n > 0 {
-		last := res.Hops[n-1]
+		last = res.Hops[n-1]
 		tr.ContentType = last.Header["Content-Type"]
 		tr.CacheControl = last.Header["Cache-Control"]
 		tr.Expires = last.Header["Expires"]
-		if last.Status >= 300 && last.Status < 400 && last.Header["Location"] != "" && !tr.Loop {
-			tr.TooManyRedirects = true
-		}
 	}
-	if strings.Contains(res.Err, "deadline") || strings.Contains(res.Err, "timeout") {
-		tr.TimedOut = true
+	switch {
+	case last.Status == 0:
+		// No status arrived: DNS, connect, TLS, a reset, a timeout.
+		tr.Err = res.Err
+	case last.Err != "" && !tr.TimedOut:
+		// A status arrived, and then the body broke off or did not
+		// decode: the fetcher read the answer as a network error.
+		tr.Broken = last.Err
 	}
 	return tr
 }

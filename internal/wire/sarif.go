@@ -113,7 +113,8 @@ var sarifLevels = map[lint.Severity]string{lint.Info: "note", lint.Warning: "war
 // NewSARIF returns the SARIF log of a check of the file at uri: the
 // registry's checks as rules, ds as results. Diagnostics of the whole file
 // or its fetch have a location without a region (SARIF regions start at
-// line 1).
+// line 1). A problem found on several lines has a location for each, the
+// first place first: each needs the change.
 func NewSARIF(uri, version string, ds []lint.Diagnostic) *SARIF {
 	checks := lint.Checks()
 	index := map[string]int{}
@@ -147,7 +148,12 @@ func NewSARIF(uri, version string, ds []lint.Diagnostic) *SARIF {
 			Level:      sarifLevels[d.Check.Severity],
 			Message:    SARIFMessage{Text: d.Message},
 			Locations:  []SARIFLocation{loc},
-			Properties: map[string]any{"families": families(d.Check.Affects)},
+			Properties: map[string]any{"families": families(d.Families())},
+		}
+		for _, n := range d.Lines[min(1, len(d.Lines)):] {
+			r.Locations = append(r.Locations, SARIFLocation{PhysicalLocation: SARIFPhysicalLocation{
+				ArtifactLocation: art, Region: &SARIFRegion{StartLine: n},
+			}})
 		}
 		for i, rel := range d.Related {
 			id := i + 1

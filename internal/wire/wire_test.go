@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,14 +11,17 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/syntax"
 )
 
 // sample is a file with findings of several kinds: a line with a fix, a
-// file-level one (the byte-order mark is at line 1; an orphan rule), and
-// related lines where the checks give them.
-const sample = "\uFEFFDisallow: /tmp\nUser-agent: *\nDisallow: admin/\n\nUser-agent: *\nDisallow: /x\n"
+// file-level one (the byte-order mark is at line 1; an orphan rule),
+// related lines where the checks give them, a problem on two lines of one
+// group (the trailing "*"), and a finding that leaves out some of its
+// check's families (the version Google reads as the token).
+const sample = "\uFEFFDisallow: /tmp\nUser-agent: *\nDisallow: admin/\n\nUser-agent: *\nDisallow: /x\nDisallow: /a*\nDisallow: /b*\n\nUser-agent: Googlebot/2.1\nDisallow: /y\n"
 
 func compile(t *testing.T, path string) *jsonschema.Schema {
 	t.Helper()
@@ -58,7 +62,7 @@ func validate(t *testing.T, s *jsonschema.Schema, v any) {
 }
 
 func diagnostics(t *testing.T) []lint.Diagnostic {
-	ds := lint.Run(syntax.Parse("robots.txt", []byte(sample)), &lint.Config{Thorough: true})
+	ds := lint.Fold(lint.Run(syntax.Parse("robots.txt", []byte(sample)), &lint.Config{Thorough: true, AllRobots: true}))
 	if len(ds) < 3 {
 		t.Fatalf("the sample gives %d diagnostics, want at least 3", len(ds))
 	}
@@ -103,6 +107,9 @@ func TestSARIFSchema(t *testing.T) {
 		if reg := res.Locations[0].PhysicalLocation.Region; (reg == nil) != (ds[i].Line == 0) {
 			t.Errorf("result %d: region %v for line %d", i, reg, ds[i].Line)
 		}
+		if n := max(len(ds[i].Lines), 1); len(res.Locations) != n {
+			t.Errorf("result %d: %d locations for lines %v", i, len(res.Locations), ds[i].Lines)
+		}
 	}
 	// The schema can fail: a misspelt property is refused.
 	data, _ := json.Marshal(log)
@@ -110,5 +117,55 @@ func TestSARIFSchema(t *testing.T) {
 	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if s.Validate(inst) == nil {
 		t.Error("the schema accepts ruleID")
+	}
+}
+
+// TestDiagnosticsLinesAffects checks the JSON of a problem on several
+// lines ("lines", every line, "line" the first) and of a finding that
+// affects fewer families than its check.
+func TestDiagnosticsLinesAffects(t *testing.T) {
+	var lines, own *Diagnostic
+	ws := Diagnostics(diagnostics(t))
+	for i := range ws {
+		switch ws[i].Code {
+		case "RB509":
+			lines = &ws[i]
+		case "RB412":
+			own = &ws[i]
+		}
+	}
+	if lines == nil || lines.Line != 7 || fmt.Sprint(lines.Lines) != "[7 8]" {
+		t.Errorf("RB509: %+v, want line 7, lines [7 8]", lines)
+	}
+	if own == nil || fmt.Sprint(own.Affects) != "[FM]" {
+		t.Errorf("RB412: %+v, want affects [FM]", own)
+	}
+	data, _ := json.Marshal(ws)
+	if !strings.Contains(string(data), `"line":7,"column":11,"lines":[7,8]`) {
+		t.Errorf("no \"lines\" in %s", data)
+	}
+	if strings.Count(string(data), `"lines"`) != 1 {
+		t.Errorf("\"lines\" on a problem of one line: %s", data)
+	}
+}
+
+// TestForProfile checks that a profile keeps the findings of its family,
+// by each finding's own families.
+func TestForProfile(t *testing.T) {
+	ds := diagnostics(t)
+	for _, d := range ForProfile(ds, robots.Google) {
+		if d.Check.Code == "RB412" {
+			t.Error("google keeps RB412 of a version Google reads as the token")
+		}
+	}
+	found := false
+	for _, d := range ForProfile(ds, robots.Draft1996) {
+		found = found || d.Check.Code == "RB412"
+	}
+	if !found {
+		t.Error("draft1996 drops RB412")
+	}
+	if ProfileFamily(robots.Draft1996).Major() || !ProfileFamily(robots.Yandex).Major() {
+		t.Error("ProfileFamily: draft1996 major or yandex not")
 	}
 }

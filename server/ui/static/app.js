@@ -152,6 +152,7 @@
       document.getElementById(t.getAttribute('aria-controls')).hidden = !on;
     });
     if (tab.id === 'tab-ai' && state.check && state.aiKey !== state.check.key) runAI();
+    layoutMatrices();
   }
 
   // ---- state: the last file checked ----
@@ -159,7 +160,8 @@
   var state = {
     check: null,   // {key, source, text, resp}
     aiKey: null,
-    blobURL: null
+    blobURL: null,
+    show: { error: true, warning: true, info: true } // the severity filter
   };
 
   // source is what the Check form names: a pasted file or a site.
@@ -191,11 +193,16 @@
     I: 'the fixer applies it only when asked: it changes what some robots do'
   };
 
+  var SEVERITIES = [['error', 'errors'], ['warning', 'warnings'], ['info', 'notes']];
+  var SEV_RANK = { error: 0, warning: 1, info: 2 };
+
   function runCheck() {
     var src = source();
     var body = sourceBody(src);
     if ($('#thorough').checked) body.thorough = true;
-    var key = src.key + ($('#thorough').checked ? '+t' : '');
+    if ($('#all-robots').checked) body.all_robots = true;
+    if ($('#intent-fixes').checked) body.enable = ['all'];
+    var key = src.key + ($('#thorough').checked ? '+t' : '') + ($('#all-robots').checked ? '+a' : '') + ($('#intent-fixes').checked ? '+i' : '');
     var out = $('#check-out');
     return busy('check', $('#check-submit'), api('POST', '/api/v1/check', body).then(function (resp) {
       var old = document.getElementById('results');
@@ -205,6 +212,19 @@
       state.check = { key: src.key, checkKey: key, source: src, text: text, resp: resp, summary: 'Checked: ' + summary };
       return state.check;
     }));
+  }
+
+  // diagLines are the lines of a finding: its "lines" when the API gives
+  // them (the first is "line"), else its line; none for the whole file.
+  function diagLines(d) {
+    var ls = Array.isArray(d.lines) && d.lines.length ? d.lines.filter(function (n) { return n >= 1; }) : [];
+    if (ls.length === 0 && d.line >= 1) ls = [d.line];
+    return ls;
+  }
+
+  function linesText(ls) {
+    if (ls.length === 0) return 'the whole file';
+    return 'line ' + ls[0] + (ls.length > 1 ? ' and ' + (ls.length - 1) + ' more' : '');
   }
 
   function renderCheck(out, src, text, resp) {
@@ -221,11 +241,17 @@
     if (resp.fetch) box.appendChild(renderFetch(resp.fetch));
 
     var lines = splitLines(text);
-    var byLine = {}, fileLevel = [];
+    var byLine = {}, alsoOn = {}, fileLevel = [];
     ds.forEach(function (d) {
-      if (d.line >= 1 && d.line <= lines.length) (byLine[d.line] = byLine[d.line] || []).push(d);
-      else fileLevel.push(d);
+      var ls = diagLines(d).filter(function (n) { return n <= lines.length; });
+      if (ls.length === 0) { fileLevel.push(d); return; }
+      (byLine[ls[0]] = byLine[ls[0]] || []).push(d);
+      ls.slice(1).forEach(function (n) { (alsoOn[n] = alsoOn[n] || []).push({ d: d, first: ls[0] }); });
     });
+    if (ds.length) {
+      box.appendChild(renderFilter(counts));
+      box.appendChild(renderGroups(ds, lines.length));
+    }
     if (fileLevel.length) {
       box.appendChild(el('h3', { text: 'About the file as a whole' }));
       box.appendChild(el('ul', { class: 'diags', id: 'file-diags' }, fileLevel.map(function (d) { return renderDiag(d, true); })));
@@ -235,25 +261,142 @@
     var left = el('section', { 'aria-labelledby': 'h-file' });
     left.appendChild(el('h3', { id: 'h-file', text: src.url ? 'The file of ' + (resp.fetch && resp.fetch.final_url || src.url) : 'Your file' }));
     if (lines.length === 0) left.appendChild(el('p', { class: 'hint', text: 'The file is empty.' }));
-    else left.appendChild(renderFile(lines, byLine, 'src-L', 'file-view'));
+    else left.appendChild(renderFile(lines, byLine, 'src-L', 'file-view', alsoOn));
     grid.appendChild(left);
 
-    if (typeof resp.fixed === 'string') grid.appendChild(renderFixed(lines, resp.fixed));
+    if (typeof resp.fixed === 'string') grid.appendChild(renderFixed(lines, resp.fixed, resp));
     box.appendChild(grid);
     out.appendChild(box);
+    applyFilter();
     return summary;
   }
 
-  // renderFile draws numbered lines, each with its diagnostics under it.
-  function renderFile(lines, byLine, idPrefix, id) {
+  // renderFilter draws the severity filter: a checkbox per severity, with
+  // its count. The choice holds from one check to the next.
+  function renderFilter(counts) {
+    var fs = el('fieldset', { class: 'sev-filter', id: 'sev-filter' }, el('legend', { text: 'Show' }));
+    SEVERITIES.forEach(function (s) {
+      var box = el('input', { type: 'checkbox', id: 'show-' + s[0], value: s[0] });
+      box.checked = state.show[s[0]];
+      box.addEventListener('change', function () {
+        state.show[s[0]] = box.checked;
+        applyFilter();
+      });
+      fs.appendChild(el('label', { class: 'inline sev-' + s[0] }, [box, ' ' + s[1] + ' ', el('span', { class: 'n', text: '(' + counts[s[0]] + ')' })]));
+    });
+    fs.appendChild(el('span', { class: 'hint', id: 'shown', 'aria-live': 'polite' }));
+    return fs;
+  }
+
+  // applyFilter shows the findings of the severities chosen, in the
+  // groups, under the lines and about the whole file, and marks each
+  // line by its worst finding shown.
+  function applyFilter() {
+    var box = document.getElementById('js-results');
+    if (!box) return;
+    var shown = 0, total = 0;
+    box.querySelectorAll('.diag[data-sev], .diag-ref[data-sev]').forEach(function (e) { e.hidden = !state.show[e.getAttribute('data-sev')]; });
+    box.querySelectorAll('.group').forEach(function (g) {
+      var items = g.querySelectorAll('.finding'), n = 0;
+      items.forEach(function (it) {
+        var on = state.show[it.getAttribute('data-sev')];
+        it.hidden = !on;
+        if (on) n++;
+      });
+      g.hidden = n === 0;
+      shown += n;
+      total += items.length;
+    });
+    box.querySelectorAll('#file-view > li[data-sevs]').forEach(function (li) {
+      var sevs = li.getAttribute('data-sevs').split(' ').filter(function (s) { return state.show[s]; });
+      li.classList.remove('has-diag', 'sev-error', 'sev-warning', 'sev-info');
+      if (sevs.length) li.classList.add('has-diag', 'sev-' + worst(sevs.map(function (s) { return { severity: s }; })));
+    });
+    var note = document.getElementById('shown');
+    if (note) note.textContent = shown === total ? '' : 'Showing ' + shown + ' of ' + plural(total, 'finding') + '.';
+  }
+
+  // renderGroups draws the findings grouped by code: a header per code
+  // with its count, which opens on the explanation and the findings.
+  function renderGroups(ds, nLines) {
+    var byCode = {}, codes = [];
+    ds.forEach(function (d) {
+      if (!byCode[d.code]) { byCode[d.code] = []; codes.push(d.code); }
+      byCode[d.code].push(d);
+    });
+    codes.sort(function (a, b) {
+      var x = byCode[a][0], y = byCode[b][0];
+      return (SEV_RANK[x.severity] - SEV_RANK[y.severity]) || (a < b ? -1 : a > b ? 1 : 0);
+    });
+    var sec = el('section', { class: 'groups', 'aria-labelledby': 'h-groups' });
+    sec.appendChild(el('h3', { id: 'h-groups', text: 'Findings by code' }));
+    var list = el('div', { id: 'groups' });
+    codes.forEach(function (code) {
+      var g = byCode[code], d0 = g[0];
+      var det = el('details', { class: 'group sev-' + d0.severity, id: 'group-' + code });
+      det.appendChild(el('summary', null, [
+        el('span', { class: 'sev', text: sevName(d0.severity) }), ' ',
+        el('code', { class: 'code', text: code }), ' ',
+        el('span', { class: 'name', text: d0.name || '' }), ' ',
+        el('span', { class: 'count', text: plural(g.length, 'finding') })
+      ]));
+      if (d0.explanation) det.appendChild(el('p', { class: 'why', text: d0.explanation }));
+      if (d0.affects && d0.affects.length) det.appendChild(el('p', { class: 'affects', text: 'Affects: ' + affectsText(d0.affects) }));
+      if (d0.fix) det.appendChild(el('p', { class: 'hint', text: fixText(d0) }));
+      det.appendChild(el('ol', { class: 'findings' }, g.map(function (d) {
+        var ls = diagLines(d).filter(function (n) { return n <= nLines; });
+        var at = ls.length ? el('a', { href: '#src-L' + ls[0], class: 'at', text: linesText(ls) }) : el('span', { class: 'at', text: linesText(ls) });
+        if (ls.length) at.addEventListener('click', function (ev) { ev.preventDefault(); goToLines(ls); });
+        return el('li', { class: 'finding', 'data-sev': d.severity }, [at, ': ', el('span', { class: 'msg', text: d.message })]);
+      })));
+      list.appendChild(det);
+    });
+    sec.appendChild(list);
+    return sec;
+  }
+
+  // goToLines highlights lines of the file and brings the first into
+  // view, with the focus.
+  function goToLines(ls) {
+    var first = highlight(ls)['src-L'];
+    if (!first) return;
+    first.tabIndex = -1;
+    first.scrollIntoView({ block: 'center' });
+    first.focus({ preventScroll: true });
+  }
+
+  // sevName is a severity as the page says it: the API's "info" is a note.
+  function sevName(sev) { return sev === 'info' ? 'note' : sev; }
+
+  function affectsText(affects) {
+    return affects.map(function (a) { return FAMILIES[a] ? FAMILIES[a] + ' (' + a + ')' : a; }).join(', ');
+  }
+
+  function fixText(d) {
+    return 'Fix ' + d.fix + (FIX_CLASSES[d.fixClass] ? ': ' + FIX_CLASSES[d.fixClass] + '.' : '');
+  }
+
+  // renderFile draws numbered lines, each with its diagnostics under it;
+  // alsoOn lists the findings whose other lines these are.
+  function renderFile(lines, byLine, idPrefix, id, alsoOn) {
     var list = el('ol', { class: 'file', id: id });
     lines.forEach(function (line, i) {
-      var n = i + 1, ds = byLine && byLine[n];
-      var li = el('li', { id: idPrefix + n, class: ds ? 'has-diag sev-' + worst(ds) : null }, [
+      var n = i + 1, ds = byLine && byLine[n], also = alsoOn && alsoOn[n];
+      var sevs = (ds || []).map(function (d) { return d.severity; }).concat((also || []).map(function (a) { return a.d.severity; }));
+      var li = el('li', { id: idPrefix + n, class: sevs.length ? 'has-diag sev-' + worst(sevs.map(function (s) { return { severity: s }; })) : null,
+        'data-sevs': sevs.length ? sevs.join(' ') : null }, [
         el('span', { class: 'ln', 'aria-hidden': 'true', text: String(n) }),
         el('code', { class: 'src' }, line === '' ? ' ' : line)
       ]);
-      if (ds) li.appendChild(el('ul', { class: 'diags', 'aria-label': 'Findings on line ' + n }, ds.map(function (d) { return renderDiag(d, false); })));
+      if (ds || also) {
+        var ul = el('ul', { class: 'diags', 'aria-label': 'Findings on line ' + n }, (ds || []).map(function (d) { return renderDiag(d, false); }));
+        (also || []).forEach(function (a) {
+          var link = el('a', { href: '#' + idPrefix + a.first, text: a.d.code + ', line ' + a.first });
+          link.addEventListener('click', function (ev) { ev.preventDefault(); goToLines(diagLines(a.d)); });
+          ul.appendChild(el('li', { class: 'diag-ref sev-' + a.d.severity, 'data-sev': a.d.severity }, ['↑ with ', link]));
+        });
+        li.appendChild(ul);
+      }
       list.appendChild(li);
     });
     return list;
@@ -270,23 +413,33 @@
   function renderDiag(d, where) {
     var at = d.column > 1 ? ' (column ' + d.column + ')' : '';
     if (where && d.line) at = ' (line ' + d.line + (d.column > 1 ? ', column ' + d.column : '') + ')';
-    var li = el('li', { class: 'diag sev-' + d.severity }, [
-      el('span', { class: 'sev', text: d.severity }), ' ',
-      el('code', { class: 'code', title: d.name, text: d.code }), ' ',
+    var li = el('li', { class: 'diag sev-' + d.severity, 'data-sev': d.severity }, [
+      el('span', { class: 'sev', text: sevName(d.severity) }), ' ',
+      el('a', { class: 'code', href: '#group-' + d.code, title: d.name, text: d.code }), ' ',
       el('span', { class: 'msg', text: d.message + at })
     ]);
-    if (d.affects && d.affects.length) {
-      li.appendChild(el('span', { class: 'affects' }, 'Affects: ' + d.affects.map(function (a) {
-        return FAMILIES[a] ? FAMILIES[a] + ' (' + a + ')' : a;
-      }).join(', ')));
+    li.querySelector('a.code').addEventListener('click', function (ev) {
+      var g = document.getElementById('group-' + d.code);
+      if (!g) return;
+      ev.preventDefault();
+      g.open = true;
+      g.scrollIntoView({ block: 'start' });
+      g.querySelector('summary').focus();
+    });
+    var ls = diagLines(d);
+    if (!where && ls.length > 1) {
+      var more = el('button', { type: 'button', class: 'linkish', text: 'highlight them' });
+      more.addEventListener('click', function () { goToLines(ls); });
+      li.appendChild(el('span', { class: 'lines' }, ['On ' + linesText(ls) + ': ', more]));
     }
+    if (d.affects && d.affects.length) li.appendChild(el('span', { class: 'affects' }, 'Affects: ' + affectsText(d.affects)));
     if (d.explanation || d.fix || (d.related && d.related.length)) {
       var det = el('details', null, el('summary', { text: 'Why, and the fix' }));
       if (d.explanation) det.appendChild(el('p', { text: d.explanation }));
       if (d.related && d.related.length) {
         det.appendChild(el('ul', null, d.related.map(function (r) { return el('li', { text: 'Line ' + r.line + ': ' + r.note }); })));
       }
-      if (d.fix) det.appendChild(el('p', { class: 'hint', text: 'Fix ' + d.fix + (FIX_CLASSES[d.fixClass] ? ': ' + FIX_CLASSES[d.fixClass] + '.' : '') }));
+      if (d.fix) det.appendChild(el('p', { class: 'hint', text: fixText(d) }));
       li.appendChild(det);
     }
     return li;
@@ -377,9 +530,11 @@
     return ops;
   }
 
-  function renderFixed(lines, fixed) {
+  function renderFixed(lines, fixed, resp) {
     var sec = el('section', { id: 'fixed-view', 'aria-labelledby': 'h-fixed' });
     sec.appendChild(el('h3', { id: 'h-fixed', text: 'Corrected file' }));
+    if (resp && resp.changes) sec.appendChild(renderChanges(resp.changes));
+    if (resp && resp.unfixed && resp.unfixed.length) sec.appendChild(renderUnfixed(resp.unfixed));
     var ops = lineDiff(lines, splitLines(fixed));
     var adds = 0, dels = 0;
     ops.forEach(function (o) { if (o.op === '+') adds++; else if (o.op === '-') dels++; });
@@ -412,6 +567,45 @@
     }
     sec.appendChild(list);
     return sec;
+  }
+
+  // renderChanges lists the verdicts the intent fixes change: per path
+  // and change (before → after), the robots it changes for, with their
+  // families.
+  function renderChanges(rep) {
+    var box = el('div', { id: 'verdict-changes', class: 'changes' });
+    var byKey = {}, keys = [];
+    (rep.families || []).forEach(function (fam) {
+      (fam.robots || []).forEach(function (r) {
+        (r.changes || []).forEach(function (c) {
+          var k = c.url + '\u0000' + c.old.allowed + c.new.allowed + (c.new.rule || '') + (c.old.rule || '');
+          if (!byKey[k]) { byKey[k] = { c: c, robots: [] }; keys.push(k); }
+          byKey[k].robots.push(r.robot + ' (' + fam.profile + ')');
+        });
+      });
+    });
+    if (keys.length === 0) {
+      box.appendChild(el('p', { class: 'hint', text: 'The fixes change no verdict of the robots in scope.' }));
+      return box;
+    }
+    box.appendChild(el('p', { class: 'warn', text: 'These fixes change what robots do, on ' + plural(keys.length, 'path') + ' (before → after):' }));
+    box.appendChild(el('ul', { class: 'verdicts' }, keys.map(function (k) {
+      var x = byKey[k], c = x.c;
+      var why = c.new.rule ? ' by ' + c.new.rule : (c.old.rule ? ' (was ' + c.old.rule + ')' : '');
+      return el('li', null, [el('code', { text: c.url }), ': ' + (c.old.allowed ? 'allowed' : 'disallowed') + ' → ' +
+        (c.new.allowed ? 'allowed' : 'disallowed') + why + ', for ' + x.robots.join(', ')]);
+    })));
+    return box;
+  }
+
+  // renderUnfixed says which findings the corrected file still has, and
+  // why the fixer left each.
+  function renderUnfixed(us) {
+    var det = el('details', { id: 'unfixed', class: 'unfixed' }, el('summary', { text: 'Left as it was: ' + plural(us.length, 'finding') }));
+    det.appendChild(el('ul', null, us.map(function (u) {
+      return el('li', null, [el('strong', { text: u.code + ' ' }), linesText(diagLines(u)) + ': ' + u.message + ' — ' + u.why]);
+    })));
+    return det;
   }
 
   function diffLine(o) {
@@ -472,8 +666,11 @@
     return r.allowed ? 'allowed: no rule matches' : 'disallowed';
   }
 
-  // matrix draws results as a table, URLs down and robots across; each
-  // cell is a button that shows (and highlights) its deciding line.
+  // matrix draws results as a table, robots down and URLs across; each
+  // cell is a button that shows (and highlights) its deciding line. When
+  // the URLs do not fit across (a phone, or many URLs), layoutMatrix
+  // stacks it: each robot's row becomes a block of URL and verdict
+  // pairs, so that every robot and cell shows without scrolling sideways.
   function matrix(id, robots, urls, results, onPick) {
     var cell = {};
     results.forEach(function (r, i) {
@@ -481,26 +678,57 @@
       var rb = robots[Math.floor(i / urls.length)];
       cell[rb + '\n' + urls[i % urls.length]] = r;
     });
-    return el('div', { class: 'scroll' }, el('table', { class: 'matrix', id: id }, [
-      el('thead', null, el('tr', null, [el('th', { scope: 'col', text: 'URL' })].concat(robots.map(function (rb) {
-        return el('th', { scope: 'col', text: rb });
+    var table = el('table', { class: 'matrix', id: id }, [
+      el('thead', null, el('tr', null, [el('th', { scope: 'col', text: 'Robot' })].concat(urls.map(function (u) {
+        return el('th', { scope: 'col', class: 'url' }, breakable(u));
       })))),
-      el('tbody', null, urls.map(function (u) {
-        return el('tr', null, [el('th', { scope: 'row', class: 'url', text: u })].concat(robots.map(function (rb) {
+      el('tbody', null, robots.map(function (rb) {
+        return el('tr', null, [el('th', { scope: 'row', class: 'robot', text: rb })].concat(urls.map(function (u) {
           var r = cell[rb + '\n' + u];
-          if (!r) return el('td', { text: '?' });
+          var label = el('span', { class: 'cell-url', 'aria-hidden': 'true' }, breakable(u));
+          if (!r) return el('td', null, [label, '?']);
           var b = el('button', {
             type: 'button', class: 'cell ' + (r.allowed ? 'allowed' : 'disallowed'), 'data-line': r.line || null,
             'aria-label': rb + ', ' + u + ': ' + verdictText(r)
-          }, [r.allowed ? '✓ allowed' : '✗ blocked', r.line ? el('span', { class: 'cell-line', text: ' L' + r.line }) : null]);
+          }, [r.allowed ? '✓ allowed' : '✗ blocked', r.line ? el('span', { class: 'cell-line', text: 'line ' + r.line }) : null]);
           if (onPick) {
             b.addEventListener('focus', function () { onPick(r, rb, u); });
             b.addEventListener('click', function () { onPick(r, rb, u); });
           }
-          return el('td', null, b);
+          return el('td', null, [label, b]);
         })));
       }))
-    ]));
+    ]);
+    return el('div', { class: 'matrix-wrap' }, table);
+  }
+
+  // breakable is a URL as text with a line break allowed after each /,
+  // ?, & and =.
+  function breakable(u) {
+    var out = [], start = 0;
+    for (var i = 1; i < u.length; i++) {
+      if ('/?&='.indexOf(u.charAt(i - 1)) >= 0 && i > start) {
+        out.push(u.slice(start, i), el('wbr'));
+        start = i;
+      }
+    }
+    out.push(u.slice(start));
+    return out;
+  }
+
+  // layoutMatrix stacks a matrix whose URLs do not fit across its box.
+  // A hidden matrix (another tab, a closed details) is laid out when it
+  // shows.
+  function layoutMatrix(wrap) {
+    var table = wrap.querySelector('table.matrix');
+    var w = wrap.clientWidth;
+    if (!table || w === 0) return;
+    table.classList.remove('stacked');
+    if (table.getBoundingClientRect().width > w + 1) table.classList.add('stacked');
+  }
+
+  function layoutMatrices() {
+    document.querySelectorAll('.matrix-wrap').forEach(layoutMatrix);
   }
 
   function renderTest(out, c, robots, urls, resp) {
@@ -516,30 +744,38 @@
     var file = lines.length ? renderFile(lines, null, 't-L', 'test-file') : el('p', { class: 'hint', text: 'The file is empty: every robot may fetch everything.' });
     grid.appendChild(el('div', null, [matrix('test-matrix', robots, urls, results, function (r, rb, u) {
       detail.textContent = rb + ' on ' + u + ': ' + verdictText(r) + '.';
-      highlight(r.line);
+      highlight(r.line ? [r.line] : []);
     }), detail]));
     grid.appendChild(el('section', { class: 'pane', 'aria-labelledby': 'h-test-file' }, [el('h3', { id: 'h-test-file', text: 'The file' }), file]));
     out.appendChild(grid);
+    layoutMatrices();
     return summary;
   }
 
-  // highlight marks line n in the file views, scrolling each view (not
-  // the page) to it.
-  function highlight(n) {
+  // highlight marks lines in the file views; a view that scrolls on its
+  // own (the tester's file beside its matrix) scrolls to the first. It
+  // returns the first line marked in each view, by id prefix.
+  function highlight(ns) {
     document.querySelectorAll('.file > li.hl').forEach(function (li) { li.classList.remove('hl'); });
-    if (!n) return;
-    ['t-L', 'src-L'].forEach(function (prefix) {
-      var li = document.getElementById(prefix + n);
-      if (!li) return;
-      li.classList.add('hl');
-      var view = li.closest('.file');
-      if (view && view.scrollHeight > view.clientHeight) {
-        var top = li.offsetTop - view.offsetTop;
+    var first = {};
+    (ns || []).forEach(function (n) {
+      ['t-L', 'src-L'].forEach(function (prefix) {
+        var li = document.getElementById(prefix + n);
+        if (!li) return;
+        li.classList.add('hl');
+        if (!first[prefix]) first[prefix] = li;
+      });
+    });
+    Object.keys(first).forEach(function (prefix) {
+      var li = first[prefix], view = li.closest('.file');
+      if (view && view.scrollHeight > view.clientHeight + 1) {
+        var top = li.getBoundingClientRect().top - view.getBoundingClientRect().top + view.scrollTop;
         if (top < view.scrollTop || top + li.offsetHeight > view.scrollTop + view.clientHeight) {
           view.scrollTop = Math.max(0, top - view.clientHeight / 3);
         }
       }
     });
+    return first;
   }
 
   // ---- AI crawlers ----
@@ -605,6 +841,10 @@
 
   // ---- Inspect a page ----
 
+  // FROM_LINKS_ONLY explains the amber "indexable" (server/ui.go says the
+  // same without JavaScript).
+  var FROM_LINKS_ONLY = 'robots.txt blocks the crawl, so the robot never reads this page: it can still be indexed from links to it, without its content, and a noindex on it is never seen.';
+
   function runPage() {
     var u = $('#page-url').value.trim(), robot = $('#page-robot').value.trim();
     var out = $('#page-out');
@@ -620,12 +860,17 @@
     var box = el('section', { id: 'page-report', 'aria-labelledby': 'h-page-report' });
     box.appendChild(el('h3', { id: 'h-page-report', text: (rep.title ? rep.title + ' — ' : '') + (rep.final_url || rep.url) }));
     if (rep.error) box.appendChild(el('p', { class: 'error', text: rep.error }));
+    // A page robots.txt disallows is never read, so its noindex is not
+    // seen: it may be indexed from links, without its content. That
+    // "indexable" is amber, not green.
+    var fromLinks = rep.indexable && !rep.crawlable;
     box.appendChild(el('p', { class: 'badges' }, [
       yesNo(rep.crawlable, 'crawlable', 'not crawlable'), ' ',
-      yesNo(rep.indexable, 'indexable', 'not indexable'), ' ',
+      fromLinks ? el('span', { class: 'badge warn', title: FROM_LINKS_ONLY, text: '⚠ indexable from links only' }) : yesNo(rep.indexable, 'indexable', 'not indexable'), ' ',
       yesNo(rep.follow, 'links followed', 'links not followed'), ' ',
       yesNo(rep.snippet, 'snippet shown', 'no snippet')
     ]));
+    if (fromLinks) box.appendChild(el('p', { class: 'hint', id: 'page-badge-note', text: FROM_LINKS_ONLY }));
     var rt = rep.robots_txt || {};
     var verdict = rt.line ? (rt.allowed ? 'Allowed by line ' : 'Disallowed by line ') + rt.line + (rt.rule ? ': ' + rt.rule : '') :
       rt.access === 'rules' ? (rt.allowed ? 'Allowed: no rule matches' : 'Disallowed') :
@@ -685,7 +930,7 @@
     }
     out.appendChild(box);
     return 'Inspected ' + (rep.final_url || rep.url) + ': ' + (rep.crawlable ? 'crawlable' : 'not crawlable') + ', ' +
-      (rep.indexable ? 'indexable' : 'not indexable') + '.';
+      (fromLinks ? 'indexable from links only' : rep.indexable ? 'indexable' : 'not indexable') + '.';
   }
 
   // ---- wiring ----
@@ -703,6 +948,17 @@
     $('#test-form').addEventListener('submit', function (ev) { ev.preventDefault(); runTest(); });
     $('#ai-run').addEventListener('click', function () { runAI(); });
     $('#page-form').addEventListener('submit', function (ev) { ev.preventDefault(); runPage(); });
+    // A page report the server drew (the inspector's form without
+    // JavaScript, or a link to one) opens its tab.
+    if (document.getElementById('page-report') || document.getElementById('page-error').textContent) selectTab($('#tab-page'));
+    var queued = false;
+    window.addEventListener('resize', function () {
+      if (queued) return;
+      queued = true;
+      window.requestAnimationFrame(function () { queued = false; layoutMatrices(); });
+    });
+    // toggle does not bubble: a matrix in a details that opens is laid out.
+    document.addEventListener('toggle', layoutMatrices, true);
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

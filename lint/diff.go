@@ -1,0 +1,366 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/syntax"
+)
+
+// DiffOptions says what Diff compares. The zero value, like a nil
+// *DiffOptions, compares the major families on the paths the files imply.
+type DiffOptions struct {
+	// All adds the families of the old standards, draft1996 and
+	// strict1994, to the major ones.
+	All bool
+	// URLs are the URLs or paths to decide; none means the paths the
+	// rules of both files imply (ProbeURLs).
+	URLs []string
+}
+
+// A DiffReport is how two versions of a robots.txt differ for robots:
+// per robot family and robot, the URLs whose verdict changes.
+type DiffReport struct {
+	// Probed is set when the URLs were derived from the files' rules.
+	Probed bool `json:"probed"`
+	// URLs are the URLs or paths decided, in order.
+	URLs []string `json:"urls"`
+	// Families holds one entry per family compared, in DiffFamilies
+	// order.
+	Families []DiffFamily `json:"families"`
+	// Changed reports that some verdict changes.
+	Changed bool `json:"changed"`
+}
+
+// A DiffFamily is one robot family's reading of both files: the profile
+// it reads them with and its robots.
+type DiffFamily struct {
+	Profile robots.Profile `json:"profile"`
+	Robots  []DiffRobot    `json:"robots"`
+}
+
+// A DiffRobot is one robot of a family and the URLs whose verdict
+// changes for it.
+type DiffRobot struct {
+	// Name is the robot's token as the registry or the file spells it,
+	// or "*" for the robots that no group names.
+	Name string `json:"robot"`
+	// Tokens are the product tokens the robot answers to, most specific
+	// first; IgnoreGlobal and WholeName are its quirks (robots.Agent).
+	Tokens       []string `json:"tokens"`
+	IgnoreGlobal bool     `json:"ignore_global,omitempty"`
+	WholeName    bool     `json:"whole_name,omitempty"`
+	// Named is set for a robot that a User-agent line of either file
+	// names; the family's own robot and "*" are compared whether named
+	// or not.
+	Named bool `json:"named"`
+	// Changes are the URLs whose verdict changes, in URL order; empty
+	// when the robot reads both files alike.
+	Changes []DiffChange `json:"changes"`
+}
+
+// A DiffChange is a URL that the old and the new file decide differently
+// for one robot.
+type DiffChange struct {
+	URL string      `json:"url"`
+	Old DiffVerdict `json:"old"`
+	New DiffVerdict `json:"new"`
+}
+
+// A DiffVerdict is one file's verdict on a URL, with what decided it.
+type DiffVerdict struct {
+	Allowed bool `json:"allowed"`
+	// Line is the deciding rule's line, 0 when no rule decided; Rule is
+	// that line's directive as written ("Disallow: /private/").
+	Line int    `json:"line"`
+	Rule string `json:"rule,omitempty"`
+	// Group is the line of the first User-agent line of the group that
+	// applies, 0 when none does.
+	Group int `json:"group"`
+	// Reason is robots.Reason in a word: matched, no-match, no-group or
+	// robots-txt; Why says it in a few words, as robots test does.
+	Reason string `json:"reason"`
+	Why    string `json:"why"`
+}
+
+// DiffFamilies returns the families Diff compares: the major ones,
+// google, bing, yandex and rfc9309, and with all also draft1996 and
+// strict1994.
+func DiffFamilies(all bool) []robots.Profile {
+	ps := []robots.Profile{robots.Google, robots.Bing, robots.Yandex, robots.RFC9309}
+	if all {
+		ps = append(ps, robots.Draft1996, robots.Strict1994)
+	}
+	return ps
+}
+
+// diffMain is the robot each family is read as, from the registry; the
+// families without one are read as the robots that no group names ("*")
+// and the robots the files name.
+var diffMain = map[robots.Profile]string{
+	robots.Google: "Googlebot",
+	robots.Bing:   "bingbot",
+	robots.Yandex: "YandexBot",
+}
+
+// ProbeURLs returns the paths on which the verdicts of files can differ,
+// sorted and without duplicates: "/", "/robots.txt" and the paths derived
+// from every Allow and Disallow pattern of the files. It is the generator
+// Equivalent probes with (its documentation says how the paths are
+// derived), so that a difference Equivalent finds shows in Diff too. A
+// path that starts with "//" is given the host "lint.invalid", so that it
+// is read as a path.
+func ProbeURLs(files ...*syntax.File) []string {
+	return probeURLs(files...)
+}
+
+// Diff compares how robots read two versions of a robots.txt: for each
+// robot family (DiffFamilies), its robot (Googlebot for google, bingbot
+// for bing, YandexBot for yandex), every robot a User-agent line of either
+// file names, read as that family reads it (the registry's token chain and
+// quirks for a known robot, the product token otherwise), and "*", the
+// robots that no group names; and for each, the URLs whose verdict
+// differs, with the deciding line on each side. Without opt.URLs, the
+// URLs are ProbeURLs of both files, and when those are a sample (large
+// files), also every probe of the rules that differ between them. Each
+// file is read as robots read it: its first 500 KiB (robots.Read).
+func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
+	if opt == nil {
+		opt = &DiffOptions{}
+	}
+	fo, fn := diffParse(oldSrc), diffParse(newSrc)
+	ro, rn := robots.ReadAll(fo), robots.ReadAll(fn)
+	rep := &DiffReport{Families: []DiffFamily{}}
+	urls := opt.URLs
+	if len(urls) == 0 {
+		urls = ProbeURLs(fo, fn)
+		if len(urls) >= maxProbes {
+			// A sample: add the probes of the rules that differ.
+			urls = append(urls, diffChangedProbes(fo, fn, urls)...)
+		}
+		rep.Probed = true
+	}
+	rep.URLs = make([]string, len(urls))
+	for i, u := range urls {
+		rep.URLs[i] = diffShown(u)
+	}
+	named := diffNamed(fo, fn)
+	for _, p := range DiffFamilies(opt.All) {
+		fam := DiffFamily{Profile: p, Robots: []DiffRobot{}}
+		oldRules, newRules := ro.Rules(p), rn.Rules(p)
+		// Robots that obey the same groups of both files get the same
+		// verdicts: they are decided once.
+		done := map[string][]DiffChange{}
+		for _, rb := range diffRobots(p, named) {
+			a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
+			k := diffGroups(oldRules, a) + "|" + diffGroups(newRules, a)
+			cs, ok := done[k]
+			if !ok {
+				cs = []DiffChange{}
+				for i, u := range urls {
+					x, y := oldRules.DecideAgent(a, u), newRules.DecideAgent(a, u)
+					if x.Allowed == y.Allowed {
+						continue
+					}
+					cs = append(cs, DiffChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
+				}
+				done[k] = cs
+			}
+			rb.Changes = cs
+			rep.Changed = rep.Changed || len(cs) > 0
+			fam.Robots = append(fam.Robots, rb)
+		}
+		rep.Families = append(rep.Families, fam)
+	}
+	return rep
+}
+
+// diffChangedProbes returns the probes, not in have, of the rules where
+// a and b differ: each Allow and Disallow line that one file has more
+// often than the other, and each rule of a group one of whose User-agent
+// lines the other file does not have as often. When ProbeURLs had to
+// sample the probes of large files, these are the ones that show what
+// changed.
+func diffChangedProbes(a, b *syntax.File, have []string) []string {
+	type key struct {
+		field syntax.Field
+		value string
+	}
+	type entry struct {
+		key
+		group int
+	}
+	read := func(f *syntax.File) []entry {
+		var out []entry
+		group, agents := 0, false
+		for i := range f.Lines {
+			l := &f.Lines[i]
+			if l.Kind != syntax.DirectiveLine {
+				continue
+			}
+			switch l.Field {
+			case syntax.UserAgent:
+				if !agents {
+					group++
+				}
+				agents = true
+			case syntax.Allow, syntax.Disallow:
+				agents = false
+			default:
+				agents = false
+				continue
+			}
+			out = append(out, entry{key{l.Field, f.Text(l.Value)}, group})
+		}
+		return out
+	}
+	ea, eb := read(a), read(b)
+	count := map[key]int{}
+	for _, e := range ea {
+		count[e.key]++
+	}
+	for _, e := range eb {
+		count[e.key]--
+	}
+	var b2 strings.Builder
+	for _, es := range [][]entry{ea, eb} {
+		touched := map[int]bool{}
+		for _, e := range es {
+			if e.field == syntax.UserAgent && count[e.key] != 0 {
+				touched[e.group] = true
+			}
+		}
+		for _, e := range es {
+			if e.field != syntax.UserAgent && (count[e.key] != 0 || touched[e.group]) {
+				fmt.Fprintf(&b2, "Disallow: %s\n", e.value)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, u := range have {
+		seen[u] = true
+	}
+	var out []string
+	for _, u := range ProbeURLs(syntax.Parse("", []byte(b2.String()))) {
+		if !seen[u] {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// diffParse reads src as robots read it: at most robots.MaxBytes, without
+// the line the limit cuts.
+func diffParse(src []byte) *syntax.File {
+	if len(src) > robots.MaxBytes {
+		src, _, _ = robots.Read(bytes.NewReader(src))
+	}
+	return syntax.Parse("", src)
+}
+
+// diffShown is how a probe URL is reported: a path that ProbeURLs gave a
+// host so that it reads as a path is shown as the path.
+func diffShown(u string) string {
+	if p, ok := strings.CutPrefix(u, probeOrigin); ok && strings.HasPrefix(p, "/") {
+		return p
+	}
+	return u
+}
+
+// diffNamed returns the robots the User-agent lines of the files name,
+// in order of first appearance: a known robot as the registry has it, by
+// the value up to its first '/' or white space, else the value's product
+// token as a plain robot. "*" and values without a token are left out.
+func diffNamed(files ...*syntax.File) []DiffRobot {
+	var out []DiffRobot
+	seen := map[string]bool{}
+	for _, f := range files {
+		for i := range f.Lines {
+			l := &f.Lines[i]
+			if l.Kind != syntax.DirectiveLine || l.Field != syntax.UserAgent {
+				continue
+			}
+			v := strings.TrimSpace(f.Text(l.Value))
+			if agentKey(v) == "*" {
+				continue
+			}
+			name := v
+			if j := strings.IndexAny(name, "/ \t"); j >= 0 {
+				name = name[:j]
+			}
+			var rb DiffRobot
+			if r, ok := agents.Lookup(name); ok && name != "" {
+				rb = DiffRobot{Name: r.Token, Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()}
+			} else {
+				tok := v[:len(v)-len(strings.TrimLeft(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"))]
+				if tok == "" {
+					continue
+				}
+				rb = DiffRobot{Name: tok, Tokens: []string{tok}}
+			}
+			if k := strings.ToLower(rb.Name); !seen[k] {
+				seen[k] = true
+				rb.Named = true
+				out = append(out, rb)
+			}
+		}
+	}
+	return out
+}
+
+// diffRobots returns the robots of family p: its own robot, the robots
+// the files name (once: the family's own robot is not repeated), and "*".
+func diffRobots(p robots.Profile, named []DiffRobot) []DiffRobot {
+	var out []DiffRobot
+	own := ""
+	if tok, ok := diffMain[p]; ok {
+		if r, ok := agents.Lookup(tok); ok {
+			out = append(out, DiffRobot{Name: r.Token, Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()})
+			own = strings.ToLower(r.Token)
+		}
+	}
+	for _, rb := range named {
+		if strings.ToLower(rb.Name) == own {
+			out[0].Named = true
+			continue
+		}
+		rb.Tokens = append([]string(nil), rb.Tokens...)
+		out = append(out, rb)
+	}
+	return append(out, DiffRobot{Name: "*", Tokens: []string{"*"}})
+}
+
+// diffGroups identifies the groups of r that robot a obeys: the lines
+// of their first User-agent lines.
+func diffGroups(r *robots.Rules, a robots.Agent) string {
+	g, ok := r.AgentGroup(a)
+	if !ok {
+		return "none"
+	}
+	return fmt.Sprint(g.Global, g.Lines)
+}
+
+// diffVerdict describes decision d of file f.
+func diffVerdict(f *syntax.File, d robots.Decision) DiffVerdict {
+	v := DiffVerdict{Allowed: d.Allowed, Line: d.Line, Group: d.Group, Reason: d.Reason.String()}
+	switch d.Reason {
+	case robots.Matched:
+		key, value := d.Rule.String(), d.Pattern
+		if d.Line >= 1 && d.Line <= len(f.Lines) {
+			l := &f.Lines[d.Line-1]
+			key, value = f.Text(l.Key), f.Text(l.Value)
+		}
+		v.Rule = key + ": " + value
+		v.Why = fmt.Sprintf("line %d: %s", d.Line, v.Rule)
+	case robots.NoMatch:
+		v.Why = fmt.Sprintf("no rule matches in the group at line %d", d.Group)
+	case robots.RobotsTxt:
+		v.Why = "/robots.txt is always allowed"
+	default:
+		v.Why = "no group applies"
+	}
+	return v
+}

@@ -1,0 +1,72 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/robotskit/robots/syntax"
+)
+
+// KnownFix reports whether name can enable Intent fixes in
+// FixOptions.Enable: a fix ID of the catalogue ("FX25", FX01 to FX38), a
+// check's code ("RB501") or name ("path-without-slash"), or "all". It
+// compares ASCII case-insensitively.
+func KnownFix(name string) bool {
+	if name == "all" || Lookup(name) != nil {
+		return true
+	}
+	for _, c := range Checks() {
+		if strings.EqualFold(c.Fix, name) {
+			return true
+		}
+	}
+	id, ok := strings.CutPrefix(strings.ToUpper(name), "FX")
+	k, err := strconv.Atoi(id)
+	return ok && len(id) == 2 && err == nil && k >= 1 && k <= maxFixID
+}
+
+// maxFixID is the number of the catalogue's last fix, FX38.
+const maxFixID = 38
+
+// An Unfixed is a finding that a corrected file still has, and why the
+// fixer left it.
+type Unfixed struct {
+	Diagnostic
+	// Why says in words why the fixer did not fix it.
+	Why string
+}
+
+// Leftovers checks the corrected file res.Output with c and says, for
+// each finding it still has, why Fix left it: the check has no automatic
+// fix, its Intent fix was not enabled, or its fix was refused because it
+// would change a verdict.
+func Leftovers(res *FixResult, c *Config) []Unfixed {
+	if res == nil {
+		return nil
+	}
+	cfg := Config{}
+	if c != nil {
+		cfg = *c
+	}
+	cfg.Fetch = nil
+	refused := map[string]*Refusal{}
+	for i := range res.Refused {
+		refused[res.Refused[i].Check.Code] = &res.Refused[i]
+	}
+	var out []Unfixed
+	for _, d := range Fold(Run(syntax.Parse("", res.Output), &cfg)) {
+		u := Unfixed{Diagnostic: d}
+		switch r := refused[d.Check.Code]; {
+		case d.Fix == nil:
+			u.Why = "no automatic fix: what was meant is not clear; edit the line by hand"
+		case r != nil && d.Fix.Class != Intent:
+			u.Why = "fix " + d.Fix.ID + " refused: it would change what " + r.Difference.Agent + " decides for " + r.Difference.URL + " under " + r.Difference.Profile.String()
+		case d.Fix.Class == Intent:
+			u.Why = "fix " + d.Fix.ID + " not applied: it changes what some robots do; enable it (" + d.Fix.ID + " or " + d.Check.Code + ") to apply it"
+		default:
+			u.Why = "fix " + d.Fix.ID + " not applied: it overlaps another fix or needs another round"
+		}
+		out = append(out, u)
+	}
+	return out
+}
