@@ -22,6 +22,28 @@ var rb401 = &Check{
 	After:  "User-agent: *\nDisallow: /tmp\nDisallow: /private\n",
 	Fix:    "FX14",
 	run: func(p *pass) {
+		if len(p.groups) == 0 {
+			// No User-agent line at all: every rule of the file is an
+			// orphan. Commenting each one out would rewrite the whole file
+			// and keep nothing worth keeping; what the author evidently
+			// meant is a group for every robot, which changes what robots
+			// do, so it is an intent fix, and one finding says it.
+			n, first := 0, (*line)(nil)
+			for i := range p.lines {
+				if l := &p.lines[i]; l.orphan {
+					if first == nil {
+						first = l
+					}
+					n++
+				}
+			}
+			if first != nil {
+				at := first.Span.Start.Offset
+				p.report(first, "the file has no User-agent line, so every robot ignores its %d group lines; add \"User-agent: *\" above them if they are meant for every robot", n).
+					suggest("FX14", Intent, `insert "User-agent: *" above the first rule`, Edit{Start: at, End: at, New: "User-agent: *" + p.eol(first)})
+			}
+			return
+		}
 		for i := range p.lines {
 			l := &p.lines[i]
 			if !l.orphan {
