@@ -137,10 +137,9 @@ func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
 	urls := opt.URLs
 	if len(urls) == 0 {
 		urls = ProbeURLs(fo, fn)
-		if len(urls) >= maxProbes {
-			// A sample: add the probes of the rules that differ.
-			urls = append(urls, diffChangedProbes(fo, fn, urls)...)
-		}
+		// A sample of a large file's probes: add those of the rules that
+		// differ, as Equivalent does.
+		urls = append(urls, changedProbes(fo, fn, urls)...)
 		rep.Probed = true
 	}
 	rep.URLs = make([]string, len(urls))
@@ -176,80 +175,6 @@ func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
 		rep.Families = append(rep.Families, fam)
 	}
 	return rep
-}
-
-// diffChangedProbes returns the probes, not in have, of the rules where
-// a and b differ: each Allow and Disallow line that one file has more
-// often than the other, and each rule of a group one of whose User-agent
-// lines the other file does not have as often. When ProbeURLs had to
-// sample the probes of large files, these are the ones that show what
-// changed.
-func diffChangedProbes(a, b *syntax.File, have []string) []string {
-	type key struct {
-		field syntax.Field
-		value string
-	}
-	type entry struct {
-		key
-		group int
-	}
-	read := func(f *syntax.File) []entry {
-		var out []entry
-		group, agents := 0, false
-		for i := range f.Lines {
-			l := &f.Lines[i]
-			if l.Kind != syntax.DirectiveLine {
-				continue
-			}
-			switch l.Field {
-			case syntax.UserAgent:
-				if !agents {
-					group++
-				}
-				agents = true
-			case syntax.Allow, syntax.Disallow:
-				agents = false
-			default:
-				agents = false
-				continue
-			}
-			out = append(out, entry{key{l.Field, f.Text(l.Value)}, group})
-		}
-		return out
-	}
-	ea, eb := read(a), read(b)
-	count := map[key]int{}
-	for _, e := range ea {
-		count[e.key]++
-	}
-	for _, e := range eb {
-		count[e.key]--
-	}
-	var b2 strings.Builder
-	for _, es := range [][]entry{ea, eb} {
-		touched := map[int]bool{}
-		for _, e := range es {
-			if e.field == syntax.UserAgent && count[e.key] != 0 {
-				touched[e.group] = true
-			}
-		}
-		for _, e := range es {
-			if e.field != syntax.UserAgent && (count[e.key] != 0 || touched[e.group]) {
-				fmt.Fprintf(&b2, "Disallow: %s\n", e.value)
-			}
-		}
-	}
-	seen := map[string]bool{}
-	for _, u := range have {
-		seen[u] = true
-	}
-	var out []string
-	for _, u := range ProbeURLs(syntax.Parse("", []byte(b2.String()))) {
-		if !seen[u] {
-			out = append(out, u)
-		}
-	}
-	return out
 }
 
 // diffParse reads src as robots read it: at most robots.MaxBytes, without
