@@ -39,7 +39,12 @@ func Parse(src []byte, p Profile) *Rules {
 
 // Compile compiles a parsed file as profile p reads it. For the same input,
 // Compile(syntax.Parse(name, src), p) and Parse(src, p) make the same rules.
+// A nil f is an empty file: Compile(nil, p) returns the rules of profile p
+// that allow everything, as Parse(nil, p) does.
 func Compile(f *syntax.File, p Profile) *Rules {
+	if f == nil {
+		f = &syntax.File{}
+	}
 	text := f.String()
 	b := newBuilder(p)
 	defer b.release()

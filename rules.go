@@ -35,8 +35,15 @@ type Rules struct {
 	exts        []ext
 }
 
-// Profile returns the profile the rules were compiled for.
-func (r *Rules) Profile() Profile { return r.profile }
+// Profile returns the profile the rules were compiled for. A nil *Rules,
+// like the zero Rules, allows everything and has the zero Profile,
+// [Google].
+func (r *Rules) Profile() Profile {
+	if r == nil {
+		return Google
+	}
+	return r.profile
+}
 
 func (r *Rules) str(s span) string { return r.text[s.off : s.off+s.n] }
 

@@ -24,13 +24,13 @@ func TestOpenCache(t *testing.T) {
 		{"", "memory", 0, 0, 0, 0},
 		{"memory", "memory", 0, 0, 0, 0},
 		{"disk:" + filepath.Join(dir, "a.db"), "memory disk", 0, 0, 0, 0},
-		{"redis://127.0.0.1:1", "memory redis", time.Second, 500 * time.Millisecond, 500 * time.Millisecond, 1},
-		{"redis://:secret@127.0.0.1:1/3", "memory redis", time.Second, 500 * time.Millisecond, 500 * time.Millisecond, 1},
-		{"rediss://user:pw@redis.example:6380/0", "memory redis", time.Second, 500 * time.Millisecond, 500 * time.Millisecond, 1},
+		{"redis://127.0.0.1:1", "memory redis", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 1},
+		{"redis://:secret@127.0.0.1:1/3", "memory redis", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 1},
+		{"rediss://user:pw@redis.example:6380/0", "memory redis", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 1},
 		{"redis://127.0.0.1:1?dial_timeout=3s&read_timeout=2s", "memory redis", 3 * time.Second, 2 * time.Second, 2 * time.Second, 1},
-		{"redis://127.0.0.1:1?write_timeout=100ms", "memory redis", time.Second, 500 * time.Millisecond, 100 * time.Millisecond, 1},
-		{"redis://127.0.0.1:1?max_retries=5", "memory redis", time.Second, 500 * time.Millisecond, 500 * time.Millisecond, 5},
-		{"redis://127.0.0.1:1?max_retries=-1", "memory redis", time.Second, 500 * time.Millisecond, 500 * time.Millisecond, 0},
+		{"redis://127.0.0.1:1?write_timeout=100ms", "memory redis", 250 * time.Millisecond, 250 * time.Millisecond, 100 * time.Millisecond, 1},
+		{"redis://127.0.0.1:1?max_retries=5", "memory redis", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 5},
+		{"redis://127.0.0.1:1?max_retries=-1", "memory redis", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 0},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			c, closer, err := OpenCache(tc.spec)
@@ -64,8 +64,8 @@ func TestOpenCache(t *testing.T) {
 					if !opt.ContextTimeoutEnabled {
 						t.Error("ContextTimeoutEnabled is off")
 					}
-					if closer != l.client {
-						t.Error("the Closer is not the Redis client")
+					if rc, ok := closer.(redisCloser); !ok || rc.cache != l || rc.client != l.client {
+						t.Error("the Closer is not the Redis cache and its client")
 					}
 				default:
 					names = append(names, "?")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,9 +19,9 @@ const diskChildEnv = "ROBOTS_TEST_DISK_CHILD"
 
 // TestDiskCacheRestart: what one process writes, another reads after it
 // has exited. This process writes an entry and closes the file; a child
-// process (this test binary again) reads it, writes a second entry and
-// exits without closing; this process opens the file again and reads
-// both.
+// process (this test binary again) reads it, writes a second entry,
+// flushes it and exits without closing; this process opens the file
+// again and reads both.
 func TestDiskCacheRestart(t *testing.T) {
 	if path := os.Getenv(diskChildEnv); path != "" {
 		diskChild(t, path)
@@ -84,6 +85,10 @@ func diskChild(t *testing.T, path string) {
 	if err := d.Put(ctx, "google https://b.example", diskChildEntry(a)); err != nil {
 		t.Fatal(err)
 	}
+	// Put only queues the entry: Flush waits until it is in the file.
+	if err := d.Flush(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // diskChildEntry is the entry the child writes: a, at another URL.
@@ -128,6 +133,10 @@ func TestDiskCacheRetention(t *testing.T) {
 			if (got != nil) != tc.kept {
 				t.Fatalf("Get = %v, want kept %v", got, tc.kept)
 			}
+			// The deletion is queued for the writer.
+			if err := d.Flush(); err != nil {
+				t.Fatal(err)
+			}
 			var stored bool
 			_ = d.db.View(func(tx *bolt.Tx) error {
 				stored = tx.Bucket(diskBucket).Get([]byte("k")) != nil
@@ -158,6 +167,13 @@ func TestDiskCacheLocked(t *testing.T) {
 	}
 	if !errors.Is(err, bolt.ErrTimeout) {
 		t.Errorf("error %v, want bolt.ErrTimeout", err)
+	}
+	want := "disk cache " + path + " is in use by another process (bbolt lock); use another path or stop the other process"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q, want it to say %q", err, want)
+	}
+	if _, err := os.Stat(path); err != nil || len(diskAside(t, path)) != 0 {
+		t.Errorf("the file in use was moved: %v, %v", err, diskAside(t, path))
 	}
 	if took < diskLockTimeout/2 || took > 3*diskLockTimeout {
 		t.Errorf("failed after %v, want about %v", took, diskLockTimeout)

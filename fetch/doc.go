@@ -90,6 +90,19 @@
 // and the last good copy, which must outlive the freshness time. A failing
 // cache costs a fetch, never a disallow.
 //
+// The disk cache (DiskCache, OpenCache's "disk:PATH?max=SIZE") loses only
+// cache. Its file is checked before bbolt maps it; one that is truncated,
+// corrupt or not a DiskCache's is moved aside to PATH.corrupt-TIME and
+// replaced by an empty one; a panic or memory fault of bbolt on a corrupt page later
+// is recovered the same way (Stats counts both; DiskOptions.Logger is
+// told). A file that another process has open fails in a second with
+// "in use by another process". The file stays under its bound, 256 MiB by
+// default: expired entries go first, then the oldest, and the file is
+// compacted when it must shrink. Put queues the entry and returns; one
+// goroutine writes the queue in batches, so a crawler that stores files
+// one by one does not wait for a sync each. Close (or Flush) writes
+// everything queued; a crash loses only the last moments' Puts.
+//
 // # Sources
 //
 // "Google" above is Google's "How Google interprets the robots.txt

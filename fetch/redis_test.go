@@ -30,18 +30,11 @@ type redisTestServer struct {
 }
 
 // startRedisServer starts a redis-server of its own on a free port of
-// 127.0.0.1, with no persistence, and stops it when t ends. Without
-// redis-server in PATH the test is skipped, or fails when CI=true.
-func startRedisServer(t testing.TB) *redisTestServer {
+// 127.0.0.1, with no persistence and the extra arguments args, and stops
+// it when t ends. Without redis-server in PATH the test is skipped, or
+// fails when CI=true.
+func startRedisServer(t testing.TB, args ...string) *redisTestServer {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("redis-server is not installed (apt-get install redis-server), and CI=true: %v", err)
-		}
-		t.Skipf("redis-server not in PATH (apt-get install redis-server, or set %s=host:port): %v", redisTestEnv, err)
-	}
-	var s *redisTestServer
 	// The port is free when looked at, but another process may take it
 	// before the server does: then try another.
 	for attempt := 0; ; attempt++ {
@@ -51,26 +44,44 @@ func startRedisServer(t testing.TB) *redisTestServer {
 		}
 		port := l.Addr().(*net.TCPAddr).Port
 		l.Close()
-		s = &redisTestServer{addr: fmt.Sprintf("127.0.0.1:%d", port)}
-		s.cmd = exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1",
-			"--save", "", "--appendonly", "no")
-		s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
-		if err := s.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.stop)
-		err = s.waitReady(5 * time.Second)
+		s, err := startRedisServerOn(t, port, args...)
 		if err == nil {
 			return s
 		}
-		s.stop()
 		if attempt == 2 {
-			t.Fatalf("redis-server on %s: %v\n%s", s.addr, err, s.out.String())
+			t.Fatal(err)
 		}
 	}
 }
 
-// waitReady waits until the server answers PING, for at most d.
+// startRedisServerOn starts a redis-server as startRedisServer does, on
+// port, and fails if it does not answer within 5 s.
+func startRedisServerOn(t testing.TB, port int, args ...string) (*redisTestServer, error) {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("redis-server is not installed (apt-get install redis-server), and CI=true: %v", err)
+		}
+		t.Skipf("redis-server not in PATH (apt-get install redis-server, or set %s=host:port): %v", redisTestEnv, err)
+	}
+	s := &redisTestServer{addr: fmt.Sprintf("127.0.0.1:%d", port)}
+	s.cmd = exec.Command(bin, append([]string{"--port", fmt.Sprint(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no"}, args...)...)
+	s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.stop)
+	if err := s.waitReady(5 * time.Second); err != nil {
+		s.stop()
+		return nil, fmt.Errorf("redis-server on %s: %v\n%s", s.addr, err, s.out.String())
+	}
+	return s, nil
+}
+
+// waitReady waits until the server answers PING, for at most d. An
+// error reply (NOAUTH, from a server with a password) is an answer.
 func (s *redisTestServer) waitReady(d time.Duration) error {
 	c := redis.NewClient(&redis.Options{Addr: s.addr, DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
 	defer c.Close()
@@ -79,7 +90,8 @@ func (s *redisTestServer) waitReady(d time.Duration) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		err := c.Ping(ctx).Err()
 		cancel()
-		if err == nil {
+		var reply redis.Error
+		if err == nil || errors.As(err, &reply) {
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -145,8 +157,10 @@ func cacheTestRedis(t testing.TB) *RedisCache {
 }
 
 // TestRedisCacheOutage: when Redis goes away, Get and Put of a RedisCache
-// fail within 2 s, and Layered(memory, redis) still serves what memory
-// holds and keeps what is put.
+// fail within the cache's Timeout, the breaker opens after three of them
+// (and later calls fail at once, naming ErrRedisUnavailable), and
+// Layered(memory, redis) still serves what memory holds and keeps what
+// is put.
 func TestRedisCacheOutage(t *testing.T) {
 	srv := startRedisServer(t)
 	rc := NewRedisCache(cacheTestClient(t, srv.addr), "")
@@ -163,7 +177,7 @@ func TestRedisCacheOutage(t *testing.T) {
 
 	srv.stop()
 
-	const bound = 2 * time.Second
+	const bound = DefaultRedisTimeout
 	timed := func(name string, f func() error) error {
 		t.Helper()
 		start := time.Now()
@@ -184,6 +198,14 @@ func TestRedisCacheOutage(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "redis") {
 			t.Errorf("call %d: RedisCache.Put during the outage: %v, want an error naming Redis", i, err)
 		}
+	}
+
+	st := rc.Stats()
+	if !st.Open || st.Opens != 1 || st.Failures != 3 || st.SkippedGets != 1 || st.DroppedPuts != 2 {
+		t.Errorf("after 6 calls to a stopped Redis: %+v; want open after 3 failures (get, put, get), then 1 Get skipped and 2 Puts dropped", st)
+	}
+	if _, err := rc.Get(ctx, "k1"); !errors.Is(err, ErrRedisUnavailable) {
+		t.Errorf("Get with the breaker open: %v, want ErrRedisUnavailable", err)
 	}
 
 	var got *Entry

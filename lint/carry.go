@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -16,11 +17,17 @@ import (
 // another order (FX18, FX30). The comments at the top of the file, above
 // its first line that is not a comment or blank, stay there. A trailing
 // comment is part of its line and moves with it anyway.
-func carryComments(f *syntax.File, fx *SuggestedFix) *SuggestedFix {
+//
+// A fix with many edits costs a look at the others for each: when ctx ends
+// carryComments stops and returns fx (FixContext then stops too).
+func carryComments(ctx context.Context, f *syntax.File, fx *SuggestedFix) *SuggestedFix {
 	var edits []Edit
 	lines := f.Lines
 	src := f.String()
 	for i, e := range fx.Edits {
+		if i%64 == 63 && ctx.Err() != nil {
+			return fx
+		}
 		if e.End <= e.Start {
 			continue
 		}

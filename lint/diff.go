@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 
@@ -128,6 +129,17 @@ func ProbeURLs(files ...*syntax.File) []string {
 // files), also every probe of the rules that differ between them. Each
 // file is read as robots read it: its first 500 KiB (robots.Read).
 func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
+	rep, _ := DiffContext(context.Background(), oldSrc, newSrc, opt)
+	return rep
+}
+
+// DiffContext is Diff that stops when ctx ends: it looks at ctx before
+// each robot and every few hundred URLs, and returns no report and ctx's
+// error when it ended.
+func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (*DiffReport, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if opt == nil {
 		opt = &DiffOptions{}
 	}
@@ -136,7 +148,10 @@ func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
 	rep := &DiffReport{Families: []DiffFamily{}}
 	urls := opt.URLs
 	if len(urls) == 0 {
-		urls = ProbeURLs(fo, fn)
+		var err error
+		if urls, err = probeURLsContext(ctx, fo, fn); err != nil {
+			return nil, err
+		}
 		// A sample of a large file's probes: add those of the rules that
 		// differ, as Equivalent does.
 		urls = append(urls, changedProbes(fo, fn, urls)...)
@@ -160,6 +175,11 @@ func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
 			if !ok {
 				cs = []DiffChange{}
 				for i, u := range urls {
+					if i%equivPoll == 0 {
+						if err := ctx.Err(); err != nil {
+							return nil, err
+						}
+					}
 					x, y := oldRules.DecideAgent(a, u), newRules.DecideAgent(a, u)
 					if x.Allowed == y.Allowed {
 						continue
@@ -174,7 +194,7 @@ func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
 		}
 		rep.Families = append(rep.Families, fam)
 	}
-	return rep
+	return rep, nil
 }
 
 // diffParse reads src as robots read it: at most robots.MaxBytes, without

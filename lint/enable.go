@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -41,8 +42,15 @@ type Unfixed struct {
 // fix, its Intent fix was not enabled, or its fix was refused because it
 // would change a verdict.
 func Leftovers(res *FixResult, c *Config) []Unfixed {
+	us, _ := LeftoversContext(context.Background(), res, c)
+	return us
+}
+
+// LeftoversContext is Leftovers that stops when ctx ends (its check is
+// RunContext): it then returns nothing and ctx's error.
+func LeftoversContext(ctx context.Context, res *FixResult, c *Config) ([]Unfixed, error) {
 	if res == nil {
-		return nil
+		return nil, ctx.Err()
 	}
 	cfg := Config{}
 	if c != nil {
@@ -53,8 +61,12 @@ func Leftovers(res *FixResult, c *Config) []Unfixed {
 	for i := range res.Refused {
 		refused[res.Refused[i].Check.Code] = &res.Refused[i]
 	}
+	ds, err := RunContext(ctx, syntax.Parse("", res.Output), &cfg)
+	if err != nil {
+		return nil, err
+	}
 	var out []Unfixed
-	for _, d := range Fold(Run(syntax.Parse("", res.Output), &cfg)) {
+	for _, d := range Fold(ds) {
 		u := Unfixed{Diagnostic: d}
 		switch r := refused[d.Check.Code]; {
 		case d.Fix == nil:
@@ -68,5 +80,5 @@ func Leftovers(res *FixResult, c *Config) []Unfixed {
 		}
 		out = append(out, u)
 	}
-	return out
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -54,25 +55,52 @@ var equivProfiles = []robots.Profile{robots.Google, robots.RFC9309}
 // User-agent lines differ. It returns the first difference found, nil
 // when there is none.
 func Equivalent(a, b []byte) *Difference {
+	d, _ := EquivalentContext(context.Background(), a, b)
+	return d
+}
+
+// equivPoll is how many probes Equivalent and Diff decide between two
+// looks at their context.
+const equivPoll = 256
+
+// EquivalentContext is Equivalent that stops when ctx ends: it looks at
+// ctx before each step and every equivPoll probes, and returns ctx's error
+// (and no difference) when it ended.
+func EquivalentContext(ctx context.Context, a, b []byte) (*Difference, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	fa, fb := syntax.Parse("", readPart(a)), syntax.Parse("", readPart(b))
 	agents := probeAgents(fa, fb)
-	urls := probeURLs(fa, fb)
+	urls, err := probeURLsContext(ctx, fa, fb)
+	if err != nil {
+		return nil, err
+	}
 	urls = append(urls, changedProbes(fa, fb, urls)...)
+	n := 0
 	for _, prof := range equivProfiles {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		ra, rb := robots.Compile(fa, prof), robots.Compile(fb, prof)
 		for _, ag := range agents {
 			for _, u := range urls {
+				if n++; n%equivPoll == 0 {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+				}
 				x, y := ra.Allowed(ag, u), rb.Allowed(ag, u)
 				if x != y {
 					if ag == otherBot {
 						ag = "*" // the robots without a group of their own
 					}
-					return &Difference{Profile: prof, Agent: ag, URL: u, Before: x, After: y}
+					return &Difference{Profile: prof, Agent: ag, URL: u, Before: x, After: y}, nil
 				}
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // probeAgents returns the product tokens of the User-agent lines of both
@@ -100,6 +128,14 @@ func probeAgents(files ...*syntax.File) []string {
 // probeURLs returns the probe paths of both files, sorted and without
 // duplicates, sampled down to maxProbes.
 func probeURLs(files ...*syntax.File) []string {
+	urls, _ := probeURLsContext(context.Background(), files...)
+	return urls
+}
+
+// probeURLsContext is probeURLs that stops when ctx ends, with its
+// error: the crossings of long wildcard values cost far more than the
+// files' size.
+func probeURLsContext(ctx context.Context, files ...*syntax.File) ([]string, error) {
 	set := map[string]bool{"/": true, "/robots.txt": true}
 	add := probeAdder(set)
 	var values, wild []string
@@ -122,15 +158,21 @@ func probeURLs(files ...*syntax.File) []string {
 	// ("/docs" and "/*.pdf" meet at "/docs.pdf", which the probes above
 	// miss), while the pairs are few enough.
 	if len(wild)*len(values) <= maxCrossProbes {
+		n := 0
 		for _, w := range wild {
 			tail := strings.ReplaceAll(w[strings.IndexByte(w, '*'):], "*", "")
 			for _, v := range values {
+				if n++; n%equivPoll == 0 {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+				}
 				add(strings.ReplaceAll(v, "*", "") + tail)
 				add(strings.ReplaceAll(v, "*", "") + "/x-probe" + tail)
 			}
 		}
 	}
-	return probeSample(set)
+	return probeSample(set), nil
 }
 
 // probeAdder returns the function that adds a probe path to set: with a

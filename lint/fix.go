@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"strings"
 
 	"github.com/robotskit/robots/internal/textedit"
@@ -86,20 +87,51 @@ const maxRounds = 10
 // file longer than the 500 KiB that robots read, a fix that would move a
 // line into or out of that part is refused (CutReason).
 func Fix(src []byte, opt *FixOptions) *FixResult {
+	res, _ := FixContext(context.Background(), src, opt)
+	return res
+}
+
+// FixContext is Fix that stops when ctx ends: it looks at ctx before each
+// round, in the checks of each round (RunContext) and in the proofs of the
+// fixes (EquivalentContext, every few hundred probes). When ctx ends it
+// returns no result and ctx's error; otherwise what Fix returns and nil.
+func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, error) {
 	if opt == nil {
 		opt = &FixOptions{}
 	}
 	res := &FixResult{}
 	refused := map[string]bool{}
 	cur := string(src)
+	// equivalent is Equivalent under ctx; the first error it meets stops
+	// the fix.
+	var stop error
+	equivalent := func(a, b string) *Difference {
+		if stop != nil {
+			return nil
+		}
+		d, err := EquivalentContext(ctx, []byte(a), []byte(b))
+		if err != nil {
+			stop = err
+		}
+		return d
+	}
 	for round := 0; round < maxRounds; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		f := syntax.Parse("", []byte(cur))
-		ds := Run(f, &opt.Config)
+		ds, err := RunContext(ctx, f, &opt.Config)
+		if err != nil {
+			return nil, err
+		}
 		var safe, intent []Diagnostic
 		res.Skipped = res.Skipped[:0]
 		res.Deferred = res.Deferred[:0]
 		cut := newCutGuard(f)
-		for _, d := range ds {
+		for i, d := range ds {
+			if i%16 == 15 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			if d.Fix == nil || refused[fixKey(cur, &d)] {
 				continue
 			}
@@ -107,12 +139,12 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 				res.Deferred = append(res.Deferred, d)
 				continue
 			}
-			d.Fix = carryComments(f, d.Fix)
+			d.Fix = carryComments(ctx, f, d.Fix)
 			if cut.moves(d.Fix.Edits) {
 				refused[fixKey(cur, &d)] = true
 				r := Refusal{Diagnostic: d, Reason: CutReason}
 				if len(res.Refused) < maxShownCut {
-					if diff := Equivalent([]byte(cur), []byte(mustApply(cur, []Diagnostic{d}))); diff != nil {
+					if diff := equivalent(cur, mustApply(cur, []Diagnostic{d})); diff != nil {
 						r.Difference = *diff
 					}
 				}
@@ -132,7 +164,7 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 		var applied []Diagnostic
 		switch {
 		case len(safe) > 0:
-			next, applied = applySafe(cur, disjoint(safe), func(r Refusal) {
+			next, applied = applySafe(cur, disjoint(safe), equivalent, func(r Refusal) {
 				refused[fixKey(cur, &r.Diagnostic)] = true
 				res.Refused = append(res.Refused, r)
 			})
@@ -152,8 +184,14 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 				applied = applied[:len(applied)/2]
 			}
 			if len(applied) > 0 && res.Changed == nil {
-				res.Changed = Equivalent([]byte(cur), []byte(next))
+				res.Changed = equivalent(cur, next)
 			}
+		}
+		if stop == nil {
+			stop = ctx.Err()
+		}
+		if stop != nil {
+			return nil, stop // what the proofs decided is not to be trusted
 		}
 		if len(applied) == 0 {
 			if len(safe) > 0 || len(intent) > 0 {
@@ -165,7 +203,7 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 		cur = next
 	}
 	res.Output = []byte(cur)
-	return res
+	return res, nil
 }
 
 // LayoutFix reports whether d's fix is one that Fix applies only with
@@ -193,20 +231,21 @@ func LayoutFix(d *Diagnostic) bool {
 // the reading of Google and RFC 9309 robots unchanged and move no line
 // across the part of the file they read: when the whole set fails, it is
 // halved until the fixes at fault are alone, and refuse is told about
-// each. It returns the new text and the fixes applied.
-func applySafe(cur string, ds []Diagnostic, refuse func(Refusal)) (string, []Diagnostic) {
+// each. equivalent is Equivalent (under FixContext's context). It returns
+// the new text and the fixes applied.
+func applySafe(cur string, ds []Diagnostic, equivalent func(a, b string) *Difference, refuse func(Refusal)) (string, []Diagnostic) {
 	cut := &cutGuard{src: cur, end: readEnd(cur)} // parsed when the text is long
 	// verify returns nil when ds keep the reading, else the refusal.
 	verify := func(ds []Diagnostic) *Refusal {
 		next := mustApply(cur, ds)
 		if !cut.keeps(next, ds) {
 			r := &Refusal{Reason: CutReason}
-			if diff := Equivalent([]byte(cur), []byte(next)); diff != nil {
+			if diff := equivalent(cur, next); diff != nil {
 				r.Difference = *diff
 			}
 			return r
 		}
-		if diff := Equivalent([]byte(cur), []byte(next)); diff != nil {
+		if diff := equivalent(cur, next); diff != nil {
 			return &Refusal{Difference: *diff}
 		}
 		return nil

@@ -89,7 +89,8 @@ func TestFixRefuses(t *testing.T) {
 	d := Diagnostic{Check: rb401, Offset: 14, Fix: &SuggestedFix{ID: "FX99", Class: Preserving,
 		Edits: []Edit{{Start: 14, End: 26, New: "Disallow: /b"}}}}
 	var refusedDiff *Difference
-	out, applied := applySafe(src, []Diagnostic{d}, func(r Refusal) { refusedDiff = &r.Difference })
+	equivalent := func(a, b string) *Difference { return Equivalent([]byte(a), []byte(b)) }
+	out, applied := applySafe(src, []Diagnostic{d}, equivalent, func(r Refusal) { refusedDiff = &r.Difference })
 	if out != src || len(applied) != 0 {
 		t.Errorf("applySafe applied a verdict-changing fix: %q", out)
 	}

@@ -16,10 +16,14 @@ var ruleChecks = []*Check{
 	rb512, rb513, rb514, rb515, rb516, rb517, rb518, rb519, rb520, rb521, rb522, rb523,
 }
 
-// rulesEach calls fn for every Allow and Disallow line.
+// rulesEach calls fn for every Allow and Disallow line, until the run
+// stops (pass.stopped): several checks compare each rule with the others.
 func rulesEach(p *pass, fn func(l *line)) {
 	for i := range p.lines {
 		if l := &p.lines[i]; l.dir.rule() {
+			if p.stopped() {
+				return
+			}
 			fn(l)
 		}
 	}

@@ -411,6 +411,9 @@ func rulesLitPrefix(v string) string {
 // change only where a rule of the other kind has a length between the old
 // and the new one.
 func (gd *rulesGuard) keepsLM(i int, newVal string, remove, sameMatch bool) bool {
+	if gd.p.stopped() {
+		return false // the run's context ended: nothing is proved
+	}
 	l := &gd.p.lines[i]
 	if l.orphan || l.group < 0 || !l.dir.rule() {
 		return true

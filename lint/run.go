@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/robotskit/robots/internal/textedit"
@@ -14,7 +15,21 @@ import (
 // none of the line checks. Unless c.AllRobots is set, Run keeps only the
 // diagnostics that affect a major family (Family.Major).
 func Run(f *syntax.File, c *Config) []Diagnostic {
+	ds, _ := RunContext(context.Background(), f, c)
+	return ds
+}
+
+// RunContext is Run that stops when ctx ends: it looks at ctx between
+// checks, every few lines in the checks whose cost grows faster than the
+// file (those that compare each rule with the others, or prove a fix with
+// Equivalent), and in Equivalent's probe loop. When ctx ends it returns
+// no diagnostics and ctx's error; otherwise what Run returns and nil.
+func RunContext(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	p := newPass(f, c)
+	p.ctx = ctx
 	for _, ch := range Checks() {
 		if ch.Thorough && !p.cfg.Thorough || ch.run == nil {
 			continue
@@ -28,6 +43,12 @@ func Run(f *syntax.File, c *Config) []Diagnostic {
 		}
 		p.check = ch
 		ch.run(p)
+		if p.err != nil {
+			return nil, p.err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
 	ds := make([]Diagnostic, 0, len(p.diags))
 	for _, d := range p.diags {
@@ -36,7 +57,7 @@ func Run(f *syntax.File, c *Config) []Diagnostic {
 		}
 	}
 	sortDiagnostics(ds)
-	return ds
+	return ds, nil
 }
 
 // Fold returns the diagnostics of ds, as Run returned them, with one
@@ -148,6 +169,43 @@ type pass struct {
 	// (RB204, RB205) or the fetch gave no body to read (RB1xx): the
 	// checks RB3xx–RB7xx do not run.
 	skipContent bool
+	// ctx ends the run (RunContext); nil for Run. err is its error once
+	// stopped has seen it end; polls counts the calls of stopped.
+	ctx   context.Context
+	err   error
+	polls uint
+}
+
+// equivalent is Equivalent under the run's context; when the context
+// ends, the run stops with its error.
+func (p *pass) equivalent(a, b []byte) (*Difference, error) {
+	if p.ctx == nil {
+		return Equivalent(a, b), nil
+	}
+	d, err := EquivalentContext(p.ctx, a, b)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return d, err
+}
+
+// stopped reports whether the run's context has ended, looking at it on
+// every 16th call; once it has, every call reports it, and RunContext
+// returns the context's error after the check that saw it. A check calls
+// it in its loops whose cost grows faster than the file, and gives up.
+func (p *pass) stopped() bool {
+	if p.err != nil {
+		return true
+	}
+	if p.ctx == nil {
+		return false
+	}
+	p.polls++
+	if p.polls%16 != 0 {
+		return false
+	}
+	p.err = p.ctx.Err()
+	return p.err != nil
 }
 
 func newPass(f *syntax.File, c *Config) *pass {

@@ -27,7 +27,7 @@ type syntaxVerifier struct {
 // class returns want when the edits keep every google and rfc9309
 // verdict, Intent otherwise (or when the budget is spent).
 func (v *syntaxVerifier) class(want Class, edits ...Edit) Class {
-	if v.calls >= syntaxMaxVerify {
+	if v.calls >= syntaxMaxVerify || v.p.stopped() {
 		return Intent
 	}
 	v.calls++
@@ -39,7 +39,8 @@ func (v *syntaxVerifier) class(want Class, edits ...Edit) Class {
 	if err != nil {
 		return Intent
 	}
-	if Equivalent([]byte(v.p.src), []byte(out)) != nil {
+	d, err := v.p.equivalent([]byte(v.p.src), []byte(out))
+	if err != nil || d != nil {
 		return Intent
 	}
 	return want

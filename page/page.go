@@ -63,7 +63,11 @@ type Inspector struct {
 
 // Inspect fetches rawURL as rb would and reports what rb makes of it. The
 // error is non-nil only when rawURL is not an absolute http or https URL
-// or ctx ends; a failed fetch is a Report whose Error says so.
+// or ctx ends; a failed fetch is a Report whose Error says so. Every step
+// stops when the inspection's time (Timeout) runs out or ctx ends: the
+// fetches, the parsing of the page and the verdicts of its links. A page
+// read but cut short that way is a Report with what was found, the links
+// left without a verdict, and an Error that says it was stopped.
 func (in *Inspector) Inspect(parent context.Context, rawURL string, rb Robot) (*Report, error) {
 	start := time.Now()
 	u, err := url.Parse(rawURL)
@@ -154,6 +158,11 @@ func (s *inspection) run(u *url.URL) error {
 	}
 	if resp != nil {
 		s.readResponse(resp, body)
+	}
+	if err := s.ctx.Err(); err != nil && rep.Error == "" {
+		// The page was read, but its parsing or the links' verdicts
+		// were cut short.
+		rep.Error = "the inspection was stopped before its end: " + err.Error()
 	}
 	s.verdicts()
 	return nil
@@ -258,7 +267,9 @@ func (s *inspection) readResponse(resp *http.Response, body []byte) {
 		if enc, name, _ := charset.DetermineEncoding(body, rep.ContentType); name != "utf-8" {
 			r = transform.NewReader(r, enc.NewDecoder())
 		}
-		doc, err := meta.ReadHTML(r, 4*int64(len(body))+4)
+		// The parse stops at its next read once the inspection's context
+		// ends.
+		doc, err := meta.ReadHTML(&ctxReader{ctx: s.ctx, r: r}, 4*int64(len(body))+4)
 		if err == nil {
 			ds = append(ds, doc.Directives...)
 			s.readDocument(doc)
@@ -304,6 +315,12 @@ func (s *inspection) readDocument(doc *meta.Document) {
 		if t, err := base.Parse(l.Href); err == nil && (t.Scheme == "http" || t.Scheme == "https") && t.Host != "" {
 			t.Fragment = ""
 			link.URL = t.String()
+			// Once the context ends, the links are listed without a
+			// verdict: each costs a match, or a fetch.
+			if s.ctx.Err() != nil {
+				rep.Links = append(rep.Links, link)
+				continue
+			}
 			if v, ok := s.linkVerdict(link.URL); ok {
 				allowed := v.Allowed
 				link.Allowed, link.RobotsLine = &allowed, v.Line
@@ -389,6 +406,23 @@ func isHTML(contentType string, body []byte) bool {
 		mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
 	}
 	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+// A ctxReader reads r until ctx ends, then fails with ctx's error.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	// Small reads, so that a large page is parsed in several.
+	if len(p) > 32<<10 {
+		p = p[:32<<10]
+	}
+	return c.r.Read(p)
 }
 
 func discard(resp *http.Response) {

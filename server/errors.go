@@ -1,9 +1,12 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"mime"
 	"net/http"
+	"strconv"
 
 	"github.com/robotskit/robots/internal/wire"
 )
@@ -14,9 +17,22 @@ type apiError struct {
 	status int
 	code   string
 	msg    string
+	// why is the reason the metrics and the log give, when it says more
+	// than code ("queue_timeout" for an "overloaded"); retry is the
+	// Retry-After in seconds, 0 for none.
+	why   string
+	retry int
 }
 
 func (e *apiError) Error() string { return e.msg }
+
+// reason is what the metrics and the log call the error.
+func (e *apiError) reason() string {
+	if e.why != "" {
+		return e.why
+	}
+	return e.code
+}
 
 func badRequest(code, msg string) *apiError {
 	return &apiError{status: http.StatusBadRequest, code: code, msg: msg}
@@ -39,19 +55,22 @@ func writeError(w http.ResponseWriter, err error) {
 	default:
 		ae = &apiError{status: http.StatusInternalServerError, code: "internal", msg: "internal error"}
 	}
-	if ae.status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "1")
-	}
-	writeJSON(w, ae.status, wire.ErrorResponse{Error: wire.ErrorBody{Code: ae.code, Message: ae.msg}})
+	noteError(w, ae)
+	writeJSON(context.Background(), w, ae.status, wire.ErrorResponse{Error: wire.ErrorBody{Code: ae.code, Message: ae.msg}})
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(v)
+// noteError tells the log and the metrics (instrument) why the request
+// failed, and sets the Retry-After the error asks for.
+func noteError(w http.ResponseWriter, ae *apiError) {
+	if sw, ok := w.(*statusWriter); ok {
+		sw.code = ae.reason()
+	}
+	switch {
+	case ae.retry > 0:
+		w.Header().Set("Retry-After", strconv.Itoa(ae.retry))
+	case ae.status == http.StatusTooManyRequests:
+		w.Header().Set("Retry-After", "1")
+	}
 }
 
 // decode reads a JSON request body into v, strictly.
@@ -74,12 +93,15 @@ func decode(r *http.Request, v any) error {
 	return nil
 }
 
+// isJSON reports whether a request's Content-Type is application/json or
+// text/json, with any parameters. Type and subtype are compared without
+// regard to case (RFC 9110 §8.3.1), so Application/JSON is JSON too.
 func isJSON(ct string) bool {
-	for i := 0; i < len(ct); i++ {
-		if ct[i] == ';' {
-			ct = ct[:i]
-			break
-		}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter) {
+		return false
 	}
-	return ct == "application/json" || ct == "text/json"
+	// A parameter that does not parse leaves the type itself readable,
+	// as the server read it before.
+	return mt == "application/json" || mt == "text/json"
 }

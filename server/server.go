@@ -4,16 +4,28 @@
 // at /.
 //
 // The server fetches URLs that remote users give it, so every connection
-// it makes passes a guard that refuses loopback, private, link-local and
-// multicast addresses after DNS resolution and on every redirect, unless
-// Config.AllowPrivate is set. Request bodies are limited to 1 MiB; each
-// request has a deadline; clients may be rate limited; Host and Origin
-// are checked against DNS rebinding; every response carries a
-// Content-Security-Policy and the usual security headers.
+// it makes passes a guard that refuses the addresses the IANA
+// special-purpose registries mark as not globally reachable (loopback,
+// private, link-local, multicast, …, and the IPv4 address inside NAT64,
+// 6to4 and Teredo addresses) after DNS resolution and on every redirect, unless
+// Config.AllowPrivate is set. Host and Origin are checked against DNS
+// rebinding; every response carries a Content-Security-Policy and the
+// usual security headers.
+//
+// Every request is bounded: its body (1 MiB), its work (a deadline that
+// stops the checks, the fixer's proofs and the URL tests, not only the
+// fetches; a bound on the matcher's work and on the size of the answer,
+// checked before the work starts), the requests of one client (a rate
+// limit, on by default), and the heavy requests at once (a few run, a
+// bounded queue waits briefly, the rest get 503 with Retry-After). The
+// answers are written as they are encoded, so that memory stays a small
+// multiple of the request.
 package server
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -29,13 +41,39 @@ import (
 const (
 	// MaxBody bounds a request body.
 	MaxBody = 1 << 20
-	// RequestTimeout bounds the work of one request.
+	// RequestTimeout is the default deadline of one request
+	// (Config.RequestTimeout): its wait for a slot, its fetches and its
+	// work.
 	RequestTimeout = 45 * time.Second
 	// DefaultAddr is where `robots serve` listens by default.
 	DefaultAddr = "127.0.0.1:8080"
+	// DefaultRateLimit is the default of Config.RateLimit: requests per
+	// second per client address, with a burst of twice that.
+	DefaultRateLimit = 10
+	// DefaultMaxQueue is how many heavy requests may wait for a slot by
+	// default (Config.MaxQueue).
+	DefaultMaxQueue = 256
+	// DefaultQueueWait is how long a heavy request waits for a slot by
+	// default (Config.QueueWait).
+	DefaultQueueWait = 5 * time.Second
+	// MaxAnswer bounds the JSON answer of a check or a test: a larger one
+	// is refused (422 answer_too_large), before the work for a test.
+	MaxAnswer = 32 << 20
+	// MaxCheckLines and MaxCheckRules bound the file a check reads: its
+	// lines, and its Allow and Disallow lines (413 too_large). A 500 KiB
+	// file, all that Google reads, has some 20,000 of each.
+	MaxCheckLines = 100_000
+	MaxCheckRules = 50_000
+	// MaxTestWork bounds the matcher's work of a test (422
+	// too_much_work), in octets compared: for each set of robots that
+	// read the same groups, each URL against each wildcard rule of those
+	// groups, plus a cost per rule and per verdict (testPlan.work). It is
+	// some 0.6 s of one core, 2 s at worst.
+	MaxTestWork = 2_000_000_000
 )
 
-// Config configures a Server.
+// Config configures a Server. The zero value is a server with the
+// default limits.
 type Config struct {
 	// Addr is the address the server listens on; it decides the default
 	// AllowedHosts.
@@ -43,7 +81,9 @@ type Config struct {
 	// AllowPrivate lets the server fetch loopback, private and
 	// link-local targets.
 	AllowPrivate bool
-	// RateLimit is requests per second per client address; 0 is off.
+	// RateLimit is requests per second per client address, with a burst
+	// of twice that; 0 means DefaultRateLimit (10), a negative number
+	// turns the limit off.
 	RateLimit float64
 	// AllowedHosts are the Host header values accepted (without port);
 	// empty means: when Addr is a loopback address, only localhost names,
@@ -53,6 +93,22 @@ type Config struct {
 	Logger *slog.Logger
 	// Version is reported by /healthz.
 	Version string
+	// RequestTimeout bounds a request, its wait for a slot included: at
+	// the deadline its work stops and it is answered 503
+	// deadline_exceeded. 0 means RequestTimeout (45 s).
+	RequestTimeout time.Duration
+	// MaxActive is how many heavy requests (check, test, page, and the
+	// page's form and inspector) are worked on at once; 0 means twice
+	// GOMAXPROCS. A request counts once for each 256 KiB of its body, so
+	// that fewer large ones run at once.
+	MaxActive int
+	// MaxQueue is how many more heavy requests may wait for a slot; the
+	// next is answered 503 at once. 0 means DefaultMaxQueue (256), a
+	// negative number none.
+	MaxQueue int
+	// QueueWait is how long a heavy request waits for a slot before it
+	// is answered 503; 0 means DefaultQueueWait (5 s).
+	QueueWait time.Duration
 }
 
 // A Server is the web checker and JSON API. It is an http.Handler.
@@ -62,11 +118,17 @@ type Server struct {
 	client  *http.Client
 	cache   fetch.Cache
 	limiter *limiter
-	metrics *metrics
-	reg     *prometheus.Registry
-	mux     *http.ServeMux
-	hosts   map[string]bool
-	log     *slog.Logger
+	gate    *gate
+	timeout time.Duration
+	// maxAnswer and maxTestWork are MaxAnswer and MaxTestWork (tests lift
+	// them).
+	maxAnswer   int64
+	maxTestWork float64
+	metrics     *metrics
+	reg         *prometheus.Registry
+	mux         *http.ServeMux
+	hosts       map[string]bool
+	log         *slog.Logger
 }
 
 // New returns a Server for cfg.
@@ -77,11 +139,20 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.RateLimit > 0 {
+	switch {
+	case cfg.RateLimit == 0:
+		s.limiter = newLimiter(DefaultRateLimit)
+	case cfg.RateLimit > 0:
 		s.limiter = newLimiter(cfg.RateLimit)
 	}
+	s.timeout = cfg.RequestTimeout
+	if s.timeout <= 0 {
+		s.timeout = RequestTimeout
+	}
+	s.gate = newGate(cfg)
+	s.maxAnswer, s.maxTestWork = MaxAnswer, MaxTestWork
 	s.reg = prometheus.NewRegistry()
-	s.metrics = newMetrics(s.reg)
+	s.metrics = newMetrics(s.reg, s.gate)
 	s.hosts = allowedHosts(cfg)
 	s.routes()
 	return s
@@ -109,13 +180,15 @@ func allowedHosts(cfg Config) map[string]bool {
 
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
-	s.handle("POST /api/v1/check", "check", s.check)
-	s.handle("POST /api/v1/test", "test", s.test)
-	s.handle("GET /api/v1/page", "page", s.page)
+	// The heavy routes wait for a slot (admit); /healthz, /metrics and the
+	// static files never do.
+	s.handle("POST /api/v1/check", "check", s.admit(s.check))
+	s.handle("POST /api/v1/test", "test", s.admit(s.test))
+	s.handle("GET /api/v1/page", "page", s.admit(s.page))
 	s.handle("GET /healthz", "healthz", s.healthz)
 	s.mux.Handle("GET /metrics", s.instrument("metrics", s.metricsHandler()))
-	s.handle("GET /{$}", "ui", s.uiIndex)
-	s.handle("POST /{$}", "ui", s.uiCheck)
+	s.handle("GET /{$}", "ui", s.admitUI(s.uiIndex, func(r *http.Request) bool { return r.URL.Query().Has("page") }))
+	s.handle("POST /{$}", "ui", s.admitUI(s.uiCheck, func(*http.Request) bool { return true }))
 	s.mux.Handle("GET /static/", s.instrument("static", staticHandler()))
 	for _, p := range []struct{ path, allow string }{{"/api/v1/check", "POST"}, {"/api/v1/test", "POST"}, {"/api/v1/page", "GET"}} {
 		s.handle(p.path, "api", func(w http.ResponseWriter, r *http.Request) error {
@@ -129,12 +202,80 @@ func (s *Server) routes() {
 }
 
 // handle registers an API handler behind the error mapping and metrics.
+// An error after the answer has started (its context ended while it was
+// written) cuts the connection, so that the client cannot take a part for
+// the whole.
 func (s *Server) handle(pattern, route string, h handler) {
 	s.mux.Handle(pattern, s.instrument(route, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
-			writeError(w, err)
+		err := h(w, r)
+		if err == nil {
+			return
 		}
+		err = s.stopped(r.Context(), err)
+		if sw, ok := w.(*statusWriter); ok && sw.status != 0 {
+			var ae *apiError
+			if errors.As(err, &ae) {
+				sw.code = ae.reason()
+			}
+			panic(http.ErrAbortHandler)
+		}
+		writeError(w, err)
 	})))
+}
+
+// stopped is the error of a handler whose context ended: the deadline's
+// 503, or the 499 of a client that went away (it reads no answer, but the
+// log and the metrics do). Any error the handler met once its context
+// ended, a fetch's or a check's, is that.
+func (s *Server) stopped(ctx context.Context, err error) error {
+	switch ctx.Err() {
+	case nil:
+		return err
+	case context.DeadlineExceeded:
+		return &apiError{status: http.StatusServiceUnavailable, code: "deadline_exceeded",
+			msg: fmt.Sprintf("the request was stopped at the server's deadline of %v; send less work (a smaller file, fewer URLs or robots) or try again later", s.timeout)}
+	}
+	return &apiError{status: statusClientClosed, code: "client_closed", msg: "the client closed the connection before the answer"}
+}
+
+// statusClientClosed is the status logged for a request whose client
+// went away (nginx's 499); the client never reads it.
+const statusClientClosed = 499
+
+// admit lets h run once the gate gives it a slot.
+func (s *Server) admit(h handler) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		release, err := s.gate.enter(r.Context(), r.ContentLength)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return h(w, r)
+	}
+}
+
+// admitUI is admit for the page's routes, for the requests heavy says
+// are: a refusal is the page with the error, not JSON.
+func (s *Server) admitUI(h handler, heavy func(*http.Request) bool) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if !heavy(r) {
+			return h(w, r)
+		}
+		release, err := s.gate.enter(r.Context(), r.ContentLength)
+		if err != nil {
+			err = s.stopped(r.Context(), err)
+			var ae *apiError
+			errors.As(err, &ae)
+			noteError(w, ae)
+			d := &uiData{Error: ae.msg}
+			if r.Method == http.MethodGet {
+				d = &uiData{PageURL: r.URL.Query().Get("page"), PageRobot: r.URL.Query().Get("robot"), PageError: "Error: " + ae.msg}
+			}
+			return render(w, ae.status, d)
+		}
+		defer release()
+		return h(w, r)
+	}
 }
 
 // ServeHTTP applies the guards common to every route, then routes.
@@ -153,11 +294,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.limiter != nil && !s.limiter.allow(clientIP(r)) {
 		s.metrics.requests.WithLabelValues("rate_limited", "429").Inc()
-		writeError(w, &apiError{status: http.StatusTooManyRequests, code: "rate_limited", msg: "too many requests from your address; slow down"})
+		s.metrics.errors.WithLabelValues("any", "rate_limited").Inc()
+		writeError(w, &apiError{status: http.StatusTooManyRequests, code: "rate_limited",
+			msg: fmt.Sprintf("too many requests from your address (this server allows %g per second, in bursts of %d); slow down", float64(s.limiter.perSecond), s.limiter.burst)})
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-	ctx, cancel := context.WithTimeout(r.Context(), RequestTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
 	defer cancel()
 	s.mux.ServeHTTP(w, r.WithContext(ctx))
 }
@@ -206,7 +349,7 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 		Handler:           s,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      RequestTimeout + 15*time.Second,
+		WriteTimeout:      s.timeout + 15*time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}

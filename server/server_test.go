@@ -65,7 +65,8 @@ const intentSample = "User-agent: *\nDisallow: admin/\nDissallow: /tmp/\nDisallo
 // TestRoutes: every route and error path answers per the contract, with
 // golden JSON in testdata (go test ./server -run TestRoutes -update).
 func TestRoutes(t *testing.T) {
-	_, ts := newTest(t, Config{Version: "test"})
+	// Many quick requests from one address: no rate limit.
+	_, ts := newTest(t, Config{Version: "test", RateLimit: -1})
 	tests := []struct {
 		name, method, path, body string
 		status                   int
@@ -383,7 +384,8 @@ func TestUI(t *testing.T) {
 // TestLoad holds 200 concurrent clients on loopback for a few seconds:
 // no errors, bounded memory. Its figures are in the README.
 func TestLoad(t *testing.T) {
-	_, ts := newTest(t, Config{})
+	// Every client has the same address: no rate limit.
+	_, ts := newTest(t, Config{RateLimit: -1})
 	const clients = 200
 	dur := 3 * time.Second
 	tr := &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}

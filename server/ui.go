@@ -78,11 +78,30 @@ func (s *Server) uiIndex(w http.ResponseWriter, r *http.Request) error {
 		return render(w, http.StatusOK, d)
 	}
 	rep, err := s.uiInspect(r, d.PageURL, d.PageRobot)
+	status := http.StatusOK
 	if err != nil {
+		err = s.stopped(r.Context(), err)
 		d.PageError = "Error: " + err.Error()
+		status = uiStatus(w, err)
 	}
 	d.Page = rep
-	return render(w, http.StatusOK, d)
+	return render(w, status, d)
+}
+
+// uiStatus is the status of the page that shows err: 200, as for a
+// mistake in the form, unless the server stopped or refused the work
+// (5xx, or 499 for a client gone), whose status the page keeps. It tells
+// the log and the metrics why.
+func uiStatus(w http.ResponseWriter, err error) int {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		return http.StatusOK
+	}
+	noteError(w, ae)
+	if ae.status >= 500 || ae.status == statusClientClosed {
+		return ae.status
+	}
+	return http.StatusOK
 }
 
 // uiInspect runs the page inspection of GET /api/v1/page, through its
@@ -318,8 +337,9 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := s.runCheck(r.Context(), req)
 	if err != nil {
+		err = s.stopped(r.Context(), err)
 		d.Error = err.Error()
-		return render(w, http.StatusOK, d)
+		return render(w, uiStatus(w, err), d)
 	}
 	d.Result = res
 	d.Counts = map[string]int{}

@@ -66,7 +66,10 @@ func (nf *netFlags) fetcher(pol fetch.Policy, p robots.Profile, robotUA string) 
 	if *nf.cache != "" {
 		c, closer, err := fetch.OpenCache(*nf.cache)
 		if err != nil {
-			return nil, nil, &usageError{msg: "-cache: " + err.Error()}
+			// A plain error, without the usage hint: the spec's form was
+			// checked above, so this is the cache itself (a disk file in
+			// use by another process, a bad option, a bad Redis URL).
+			return nil, nil, err
 		}
 		f.Cache = c
 		done = func() { closer.Close() }

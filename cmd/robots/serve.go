@@ -25,8 +25,8 @@ func init() { serveCmd.run = runServe }
 func runServe(e *env, args []string) error {
 	fs := newFlags(e, serveCmd)
 	addr := fs.String("addr", server.DefaultAddr, "listen on `HOST:PORT`")
-	allowPrivate := fs.Bool("allow-private", false, "let the server fetch loopback, private and link-local targets")
-	rateLimit := floatFlag(fs, "rate-limit", 0, "allow each client address `N` requests per second; 0 is off")
+	allowPrivate := fs.Bool("allow-private", false, "let the server fetch loopback, private, link-local and other special-purpose addresses")
+	rateLimit := floatFlag(fs, "rate-limit", server.DefaultRateLimit, "allow each client address `N` requests per second, in bursts of 2N; 0 is off")
 	var hosts stringsFlag
 	fs.Var(&hosts, "allow-host", "also answer requests whose Host header is `HOST` (repeat for several; default: any host, or only localhost names when -addr is a loopback address)")
 	if err := parseFlags(e, serveCmd, fs, args); err != nil {
@@ -43,6 +43,9 @@ func runServe(e *env, args []string) error {
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
 	cfg := server.Config{Addr: *addr, AllowPrivate: *allowPrivate, RateLimit: *rateLimit, Logger: log, Version: buildVersion()}
+	if *rateLimit == 0 {
+		cfg.RateLimit = -1 // off; the Config's zero is the default
+	}
 	if len(hosts) > 0 {
 		// The names the server answers by default stay allowed.
 		cfg.AllowedHosts = append([]string{"localhost", "127.0.0.1", "::1"}, hosts...)

@@ -1,0 +1,48 @@
+//go:build !windows && !plan9 && !solaris && !aix && !android
+
+package fetch
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestDiskCacheLockedCorrupt: a file that another process holds is never
+// checked, nor moved aside, however it looks: the open fails after the
+// lock timeout with the plain message.
+func TestDiskCacheLockedCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.db")
+	if err := os.WriteFile(path, []byte("not a bbolt file, and locked"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := lockFile(f, 0); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	d, err := OpenDiskCache(path)
+	if err == nil {
+		d.Close()
+		t.Fatal("opened a locked file")
+	}
+	var inUse *DiskInUseError
+	if !errors.As(err, &inUse) || inUse.Path != path {
+		t.Errorf("error %v, want a DiskInUseError", err)
+	}
+	if took := time.Since(start); took > 3*diskLockTimeout {
+		t.Errorf("failed after %v", took)
+	}
+	if aside := diskAside(t, path); len(aside) != 0 {
+		t.Errorf("a locked file was moved aside to %v", aside)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Error(err)
+	}
+}

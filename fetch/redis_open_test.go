@@ -1,0 +1,194 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// containsAny reports whether s contains any of subs.
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if sub != "" && strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretParts returns the words of a test password (runs of capitals):
+// no message may show any of them.
+func secretParts(password string) []string {
+	return regexp.MustCompile(`[A-Z]+`).FindAllString(password, -1)
+}
+
+// TestRedisURLCredentials: a password holding "/", "@", ":" or "%" is read
+// whole from a redis:// URL, and no error of OpenCache or of the cache it
+// opens shows any part of it, or the user information: the URL is shown
+// as redis://USER:xxxxx@HOST…, the server as host:port.
+func TestRedisURLCredentials(t *testing.T) {
+	redisQuiet.Do(func() { redis.SetLogger(redisDiscardLogger{}) })
+	for _, password := range []string{
+		"AAA/BBB",
+		"CCC@DDD",
+		"EEE:FFF",
+		"GGG%HHH",
+		"III@JJJ/KKK:LLL%MMM",
+		"NNN//@@::%%OOO",
+		"PPP@127.0.0.1:6379/QQQ",
+	} {
+		// In a URL, "%" is written %25; "/", "@" and ":" may stay.
+		written := strings.ReplaceAll(password, "%", "%25")
+		secrets := secretParts(password)
+		t.Run(password, func(t *testing.T) {
+			for _, tc := range []struct {
+				url        string
+				user, addr string
+				db         int
+			}{
+				{"redis://user:" + written + "@127.0.0.1:6379/2", "user", "127.0.0.1:6379", 2},
+				{"redis://:" + written + "@127.0.0.1:6379", "", "127.0.0.1:6379", 0},
+				{"rediss://user:" + written + "@redis.example:6380/0?dial_timeout=2s", "user", "redis.example:6380", 0},
+				{"redis://u%40x:" + written + "@[::1]:6379/1", "u@x", "[::1]:6379", 1},
+			} {
+				opt, err := parseRedisURL(tc.url)
+				if err != nil {
+					t.Errorf("%s: %v", tc.url, err)
+					continue
+				}
+				if opt.Password != password || opt.Username != tc.user || opt.Addr != tc.addr || opt.DB != tc.db {
+					t.Errorf("%s: user %q, password %q, addr %q, db %d; want %q, %q, %q, %d",
+						tc.url, opt.Username, opt.Password, opt.Addr, opt.DB, tc.user, password, tc.addr, tc.db)
+				}
+			}
+
+			bad := []struct {
+				url  string
+				want string // in the error
+			}{
+				{"redis://user:" + written + "@127.0.0.1:6379/abc", `"redis://user:xxxxx@127.0.0.1:6379/abc": redis: invalid database number: "abc"`},
+				{"redis://user:" + written + "@127.0.0.1:6379/1/2", "invalid URL path"},
+				{"redis://user:" + written + "@127.0.0.1:x", `"redis://user:xxxxx@127.0.0.1:x": invalid port`},
+				{"redis://user:" + written + "@127.0.0.1:6379?bogus=1", "unexpected option: bogus"},
+				{"redis://user:" + written + "@[::1", `"redis://user:xxxxx@[::1"`},
+				{"redis://user:" + password + "%zz@127.0.0.1", "the password holds a % not followed by two hex digits"},
+				{"mem://user:" + written + "@127.0.0.1", `unknown cache "mem://user:xxxxx@127.0.0.1"`},
+			}
+			if !strings.Contains(password, ":") {
+				// No colon: the whole user information is hidden.
+				bad = append(bad, struct{ url, want string }{"redis://" + written + "@127.0.0.1:6379/abc", `"redis://xxxxx@127.0.0.1:6379/abc"`})
+			}
+			for _, tc := range bad {
+				c, closer, err := OpenCache(tc.url)
+				if err == nil {
+					closer.Close()
+					t.Errorf("OpenCache(%s) = %T, want an error", tc.url, c)
+					continue
+				}
+				msg := err.Error()
+				if !strings.Contains(msg, tc.want) {
+					t.Errorf("OpenCache(%s): %s\nwant it to contain %s", tc.url, msg, tc.want)
+				}
+				if containsAny(msg, secrets...) {
+					t.Errorf("OpenCache(%s): %s\nshows part of the password", tc.url, msg)
+				}
+			}
+
+			// At run time: a refused connection, an impossible port, then
+			// the open breaker.
+			for _, tc := range []struct{ url, name string }{
+				{"redis://user:" + written + "@127.0.0.1:1/3", "127.0.0.1:1/3"},
+				{"redis://:" + written + "@127.0.0.1:99999999", "127.0.0.1:99999999"},
+			} {
+				c, closer, err := OpenCache(tc.url)
+				if err != nil {
+					t.Fatalf("OpenCache(%s): %v", tc.url, err)
+				}
+				ctx := context.Background()
+				var msgs []string
+				for range 4 {
+					if err := c.Put(ctx, "k", &Entry{}); err != nil {
+						msgs = append(msgs, err.Error())
+					}
+					// Layered answers a failed Redis Get as a miss; ask
+					// the Redis layer itself.
+					if _, err := c.(layered)[1].Get(ctx, "k"); err != nil {
+						msgs = append(msgs, err.Error())
+					}
+				}
+				rc := c.(layered)[1].(*RedisCache)
+				st := rc.Stats()
+				if st.LastError != nil {
+					msgs = append(msgs, st.LastError.Error())
+				}
+				closer.Close()
+				if len(msgs) != 9 || !st.Open {
+					t.Errorf("%s: %d errors, breaker %+v; want 9 errors and the breaker open", tc.url, len(msgs), st)
+				}
+				for _, msg := range msgs {
+					if !strings.Contains(msg, "fetch: redis "+tc.name+": ") {
+						t.Errorf("%s: error %q does not name the server %s", tc.url, msg, tc.name)
+					}
+					if containsAny(msg, secrets...) || strings.Contains(msg, "user") {
+						t.Errorf("%s: error %q shows the user information", tc.url, msg)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRedactURL: the user information of a URL, up to its last "@", is
+// hidden; the rest is kept.
+func TestRedactURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"redis://user:s3cr/et@127.0.0.1:6379/abc", "redis://user:xxxxx@127.0.0.1:6379/abc"},
+		{"redis://:p@ss@127.0.0.1:1/x", "redis://:xxxxx@127.0.0.1:1/x"},
+		{"redis://secret@host", "redis://xxxxx@host"},
+		{"redis://host:6379/0", "redis://host:6379/0"},
+		{"rediss://u:a:b%25c@h", "rediss://u:xxxxx@h"},
+		{"memory", "memory"},
+	} {
+		if got := redactURL(tc.in); got != tc.want {
+			t.Errorf("redactURL(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestRedisErrorScrubs: should an error of the client ever quote the
+// password, the cache's error does not.
+func TestRedisErrorScrubs(t *testing.T) {
+	e := &redisError{name: "h:1", secret: "pa/ss@word", op: "get", key: "k",
+		err: errors.New("auth pa/ss@word pa%2Fss%40word failed")}
+	if got, want := e.Error(), `fetch: redis h:1: get "k": auth xxxxx xxxxx failed`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestOpenCacheRedisTimeout: each call of a Redis cache from OpenCache
+// waits at most 500 ms, or the URL's dial and read timeouts together.
+func TestOpenCacheRedisTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want time.Duration
+	}{
+		{"redis://127.0.0.1:1", 500 * time.Millisecond},
+		{"redis://127.0.0.1:1?read_timeout=100ms", 500 * time.Millisecond},
+		{"redis://127.0.0.1:1?dial_timeout=1s&read_timeout=2s", 3 * time.Second},
+		{"redis://127.0.0.1:1?read_timeout=-1", -1},
+	} {
+		c, closer, err := OpenCache(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.(layered)[1].(*RedisCache).Timeout; got != tc.want {
+			t.Errorf("%s: Timeout %v, want %v", tc.url, got, tc.want)
+		}
+		closer.Close()
+	}
+}

@@ -1,0 +1,152 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robotskit/robots/syntax"
+)
+
+// costlyFiles are files of about size octets on which some checks or the
+// fixer's proofs cost far more than their size: rules that each compare
+// with all the others (trailing stars in one large group), thousands of
+// wildcard rules, thousands of agents, misspellings whose fixes are
+// proved with Equivalent, long wildcard values whose crossings the proofs
+// probe.
+func costlyFiles(size int) map[string]string {
+	fill := func(head string, line func(i int) string) string {
+		var b strings.Builder
+		b.WriteString(head)
+		for i := 0; b.Len() < size; i++ {
+			b.WriteString(line(i))
+		}
+		return b.String()
+	}
+	return map[string]string{
+		"trailing-stars": fill("", func(i int) string {
+			return []string{"User-agent: *\n", fmt.Sprintf("Disallow: /a%d/*\n", i), fmt.Sprintf("Allow: /a%d/b*$\n", i),
+				fmt.Sprintf("Disallow: /*.php?%d*\n", i), fmt.Sprintf("Disallow: a%d\n", i)}[i%5]
+		}),
+		"wildcards": fill("User-agent: *\n", func(i int) string { return fmt.Sprintf("Disallow: /*%x*q\n", i) }),
+		"agents":    fill("", func(i int) string { return fmt.Sprintf("User-agent: bot%d\nDisallow: /a%d\n", i, i) }),
+		"long-wildcards": fill("User-agent: *\n", func(i int) string {
+			return "Disallow: /" + strings.Repeat("a*", 2000) + fmt.Sprint(i) + "\n"
+		}),
+		"typos": fill("User-agent: *\n", func(i int) string {
+			return fmt.Sprintf([]string{"Disalow: /x%d\n", "Dissallow: /y%d\n", "Disallow /z%d\n", "Allow: q%d\n", "User-agent: b%d\n"}[i%5], i)
+		}),
+	}
+}
+
+// TestContextStops: on files whose check costs seconds, RunContext,
+// FixContext, LeftoversContext and DiffContext return ctx's error soon
+// after ctx ends, and the functions without a context still return the
+// same as with context.Background.
+func TestContextStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("costly inputs")
+	}
+	const after, grace = 100 * time.Millisecond, 400 * time.Millisecond
+	for name, src := range costlyFiles(600 << 10) {
+		cfg := &Config{AllRobots: true, Thorough: true}
+		steps := []struct {
+			step string
+			run  func(ctx context.Context) error
+		}{
+			{"RunContext", func(ctx context.Context) error {
+				_, err := RunContext(ctx, syntax.Parse("", []byte(src)), cfg)
+				return err
+			}},
+			{"FixContext", func(ctx context.Context) error {
+				_, err := FixContext(ctx, []byte(src), &FixOptions{Config: *cfg, Enable: []string{"all"}})
+				return err
+			}},
+			{"LeftoversContext", func(ctx context.Context) error {
+				_, err := LeftoversContext(ctx, &FixResult{Output: []byte(src)}, cfg)
+				return err
+			}},
+			{"DiffContext", func(ctx context.Context) error {
+				_, err := DiffContext(ctx, []byte(src), []byte(strings.ReplaceAll(src, "Disallow", "Allow")), &DiffOptions{All: true})
+				return err
+			}},
+			{"EquivalentContext", func(ctx context.Context) error {
+				_, err := EquivalentContext(ctx, []byte(src), []byte(src+"Disallow: /zz\n"))
+				return err
+			}},
+		}
+		for _, s := range steps {
+			ctx, cancel := context.WithTimeout(context.Background(), after)
+			start := time.Now()
+			err := s.run(ctx)
+			took := time.Since(start)
+			cancel()
+			switch {
+			case err == nil && took > after+grace:
+				t.Errorf("%s %s: no error after %v", name, s.step, took)
+			case err != nil && !errors.Is(err, context.DeadlineExceeded):
+				t.Errorf("%s %s: %v, want the deadline", name, s.step, err)
+			case took > after+grace:
+				t.Errorf("%s %s: returned %v after the deadline", name, s.step, took-after)
+			}
+		}
+	}
+	// An ended context stops everything before any work.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := RunContext(ctx, syntax.Parse("", []byte("User-agent: *\n")), nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("RunContext on a cancelled context: %v", err)
+	}
+	if _, err := FixContext(ctx, []byte("User-agent: *\n"), nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("FixContext on a cancelled context: %v", err)
+	}
+}
+
+// TestContextSame: with a context that does not end, the Context
+// functions return what the functions without one return.
+func TestContextSame(t *testing.T) {
+	src := []byte("User-agent: *\nDisalow: /tmp\nDisallow: admin/\nDisallow: /a/*\n\nUser-agent: GPTBot\nDisallow: /\n")
+	cfg := &Config{AllRobots: true, Thorough: true}
+	ctx := context.Background()
+	ds, err := RunContext(ctx, syntax.Parse("", src), cfg)
+	if err != nil || shown(ds) != shown(Run(syntax.Parse("", src), cfg)) {
+		t.Errorf("RunContext differs from Run: %v", err)
+	}
+	opt := &FixOptions{Config: *cfg, Enable: []string{"all"}}
+	fr, err := FixContext(ctx, src, opt)
+	want := Fix(src, opt)
+	if err != nil || string(fr.Output) != string(want.Output) || len(fr.Applied) != len(want.Applied) {
+		t.Errorf("FixContext differs from Fix: %v\n%s\n%s", err, fr.Output, want.Output)
+	}
+	us, err := LeftoversContext(ctx, fr, cfg)
+	var a, b []Diagnostic
+	for _, u := range us {
+		a = append(a, u.Diagnostic)
+	}
+	for _, u := range Leftovers(want, cfg) {
+		b = append(b, u.Diagnostic)
+	}
+	if err != nil || len(us) == 0 || shown(a) != shown(b) {
+		t.Errorf("LeftoversContext differs from Leftovers: %v", err)
+	}
+	rep, err := DiffContext(ctx, src, fr.Output, nil)
+	if err != nil || fmt.Sprint(rep) != fmt.Sprint(Diff(src, fr.Output, nil)) {
+		t.Errorf("DiffContext differs from Diff: %v", err)
+	}
+}
+
+// shown is what ds say: code, place, message and fix of each.
+func shown(ds []Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, "%s %d:%d %s", d.Check.Code, d.Line, d.Column, d.Message)
+		if d.Fix != nil {
+			fmt.Fprintf(&b, " %s %v %v", d.Fix.ID, d.Fix.Class, d.Fix.Edits)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -1,0 +1,152 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/internal/wire"
+	"github.com/robotskit/robots/lint"
+	"github.com/robotskit/robots/page"
+	"github.com/robotskit/robots/syntax"
+)
+
+// encoded is v as json.Encoder with SetIndent("", "  ") writes it, as the
+// server wrote every answer before it streamed them.
+func encoded(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+	return b.String()
+}
+
+func streamed(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := encodeJSON(context.Background(), &b, v); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestEncodeJSON: the streamed answers are, octet for octet, what
+// json.Encoder writes, for every shape the API answers.
+func TestEncodeJSON(t *testing.T) {
+	src := []byte("User-agent: *\nDisalow: /<tmp>\nDisallow: admin/\n\nUser-agent: GPTBot\nDisallow: /\n")
+	cfg := &lint.Config{AllRobots: true}
+	ds := lint.Fold(lint.Run(syntax.Parse("robots.txt", src), cfg))
+	fr := lint.Fix(src, &lint.FixOptions{Config: *cfg, Enable: []string{"all"}})
+	fixed, text := string(fr.Output), string(src)
+	full := &wire.CheckResponse{Diagnostics: wire.Diagnostics(ds), Fixed: &fixed, Fetch: &wire.FetchTrace{Status: 200}, Robots: &text,
+		Unfixed: wire.Leftovers(lint.Leftovers(fr, cfg)), Changes: lint.Diff(src, fr.Output, nil)}
+	for name, v := range map[string]any{
+		"check":       full,
+		"check empty": &wire.CheckResponse{Diagnostics: []wire.Diagnostic{}},
+		"check nil":   wire.CheckResponse{},
+		"test":        &wire.TestResponse{Results: []wire.TestResult{{Robot: "Googlebot", URL: "/a&b", Rule: "Disallow: /a", Line: 2}, {Robot: "x", URL: "/\u2028"}}},
+		"test empty":  &wire.TestResponse{Results: []wire.TestResult{}, Fetch: &wire.FetchTrace{Status: 404}},
+		"error":       wire.ErrorResponse{Error: wire.ErrorBody{Code: "x", Message: "<y>"}},
+		"map":         map[string]string{"status": "ok"},
+		"report":      &page.Report{URL: "http://example.com/"},
+	} {
+		if got, want := streamed(t, v), encoded(v); got != want {
+			t.Errorf("%s: streamed\n%s\nwant\n%s", name, got, want)
+		}
+	}
+	// The answers are counted as they are written.
+	n, over, err := answerSize(context.Background(), full, 0)
+	if err != nil || over || n != int64(len(encoded(full))) {
+		t.Errorf("answerSize: %d %v %v, want %d", n, over, err, len(encoded(full)))
+	}
+	if _, over, _ := answerSize(context.Background(), full, 100); !over {
+		t.Error("answerSize: not over a limit of 100")
+	}
+	for _, s := range []string{"", "a", `"\`, "\n\r\t\x01", "<>&", "\u2028\u2029", "é€", "\xff\xfe", "a\xc3"} {
+		b, _ := json.Marshal(s)
+		if jsonLen(s) != len(b) {
+			t.Errorf("jsonLen(%q) = %d, want %d", s, jsonLen(s), len(b))
+		}
+	}
+}
+
+// TestTestAnswer: testAnswer has the fields of wire.TestResponse, and
+// the plan's results are those the server decided before it grouped the
+// robots: for every robot of the registry and every profile, each URL
+// decided as DecideAgent decides it, with its line and rule, and the
+// answer's estimate bounds it.
+func TestTestAnswer(t *testing.T) {
+	a, w := reflect.TypeFor[testAnswer](), reflect.TypeFor[wire.TestResponse]()
+	if a.NumField() != w.NumField() {
+		t.Fatalf("testAnswer has %d fields, wire.TestResponse %d", a.NumField(), w.NumField())
+	}
+	for i := range a.NumField() {
+		if a.Field(i).Tag != w.Field(i).Tag {
+			t.Errorf("field %d: tag %q, wire.TestResponse %q", i, a.Field(i).Tag, w.Field(i).Tag)
+		}
+	}
+	src := "User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n\n" +
+		"User-agent: Googlebot\nUser-agent: bingbot\nDisallow: /g/\n\nUser-agent: GPTBot\nDisallow: /\n\n" +
+		"User-agent: Googlebot-News\nAllow: /\nDisallow: /news/old\n\nUser-agent: AdsBot-Google\nDisallow: /ads\n" +
+		"user-agent: YandexBot\n\nDisallow: /y\n"
+	file := syntax.Parse("robots.txt", []byte(src))
+	urls := []string{"/", "/private", "/private/ok", "/a.pdf", "/g/x", "/news/old", "/ads", "/y", "/robots.txt", "https://example.com/private?q"}
+	var readers []page.Robot
+	for _, rb := range agents.All() {
+		readers = append(readers, page.FromRegistry(rb))
+	}
+	readers = append(readers, page.Robot{Name: "Unknown", Agent: robots.Agent{Tokens: []string{"Unknown"}}})
+	for _, prof := range robots.Profiles() {
+		rs := make([]page.Robot, len(readers))
+		for i, rb := range readers {
+			rb.Profile = prof
+			rs[i] = rb
+		}
+		plan := newTestPlan(file, rs, urls, "", nil)
+		bound := plan.answerBound(&testAnswer{})
+		if err := plan.decide(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		rules := robots.Compile(file, prof)
+		var want wire.TestResponse
+		for _, rb := range rs {
+			for _, u := range urls {
+				d := rules.DecideAgent(rb.Agent, u)
+				tr := wire.TestResult{Robot: rb.Name, URL: u, Profile: prof.String(), Allowed: d.Allowed, Line: d.Line}
+				if d.Reason == robots.Matched {
+					l := &file.Lines[d.Line-1]
+					tr.Rule = file.Text(l.Key) + ": " + file.Text(l.Value)
+				}
+				want.Results = append(want.Results, tr)
+			}
+		}
+		got := streamed(t, &testAnswer{Results: plan})
+		if got != encoded(&want) {
+			t.Errorf("%v: the plan's answer differs from the robots' own verdicts", prof)
+		}
+		if int64(len(got)) > bound || bound > 2*int64(len(got)) {
+			t.Errorf("%v: answer of %d octets, bound %d", prof, len(got), bound)
+		}
+		t.Logf("%v: %d robots in %d sets", prof, len(rs), len(plan.sets))
+	}
+}
+
+// TestStreamStops: an answer stops being written when its context ends.
+func TestStreamStops(t *testing.T) {
+	results := make([]wire.TestResult, 1000)
+	for i := range results {
+		results[i] = wire.TestResult{Robot: fmt.Sprint(i)}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var b bytes.Buffer
+	if err := encodeJSON(ctx, &b, &wire.TestResponse{Results: results}); err == nil || strings.Count(b.String(), "robot") > 64 {
+		t.Errorf("%v after %d results", err, strings.Count(b.String(), "robot"))
+	}
+}
