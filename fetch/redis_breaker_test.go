@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -315,34 +314,7 @@ func TestRedisBreakerRestart(t *testing.T) {
 // Timeout even with a client that has no timeouts of its own; a call the
 // caller cancels does not count; Close ends the probe.
 func TestRedisBreakerSilent(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	redisQuiet.Do(func() { redis.SetLogger(redisDiscardLogger{}) })
-	client := redis.NewClient(&redis.Options{Addr: l.Addr().String(), ReadTimeout: -1, WriteTimeout: -1, MaxRetries: -1})
-	t.Cleanup(func() { client.Close() })
+	client := silentRedis(t)
 	rc := NewRedisCache(client, "")
 	rc.Timeout = 100 * time.Millisecond
 	rc.Breaker = RedisBreaker{Failures: 2, Probe: 20 * time.Millisecond, MaxProbe: 40 * time.Millisecond}
@@ -367,7 +339,7 @@ func TestRedisBreakerSilent(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	err = rc.Put(ctx, "k", &Entry{})
+	err := rc.Put(ctx, "k", &Entry{})
 	if took := time.Since(start); !errors.Is(err, ErrRedisUnavailable) || took > 10*time.Millisecond {
 		t.Errorf("Put with the breaker open: %v after %v, want ErrRedisUnavailable at once", err, took)
 	}

@@ -292,34 +292,7 @@ func TestRedisCacheErrors(t *testing.T) {
 // answers holds a call no longer than the context allows, even with a
 // client that has no timeouts of its own.
 func TestRedisCacheContext(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	redisQuiet.Do(func() { redis.SetLogger(redisDiscardLogger{}) })
-	client := redis.NewClient(&redis.Options{Addr: l.Addr().String(), ReadTimeout: -1, WriteTimeout: -1, MaxRetries: -1})
-	t.Cleanup(func() { client.Close() })
+	client := silentRedis(t)
 	rc := NewRedisCache(client, "")
 	for _, call := range []struct {
 		name string
@@ -368,4 +341,39 @@ func TestRedisCachePrefix(t *testing.T) {
 	if err := e.UnmarshalBinary(v); err != nil || e.URL != "u" {
 		t.Errorf("value under robots:%s = %+v, %v", key, &e, err)
 	}
+}
+
+// silentRedis returns a client of a server that accepts connections and
+// never answers, with no timeouts of its own.
+func silentRedis(t *testing.T) *redis.Client {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	redisQuiet.Do(func() { redis.SetLogger(redisDiscardLogger{}) })
+	client := redis.NewClient(&redis.Options{Addr: l.Addr().String(), ReadTimeout: -1, WriteTimeout: -1, MaxRetries: -1})
+	t.Cleanup(func() { client.Close() })
+	return client
 }
