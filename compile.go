@@ -533,6 +533,12 @@ func productToken(v string) string {
 	return v[:i]
 }
 
+// ProductToken returns the product token of a User-agent value or of a
+// name given as an agent: its leading run of [A-Za-z_-], as RFC 9309
+// §2.2.1 defines the token and as Google's parser compares it
+// ("Googlebot/2.1" → "Googlebot", "MJ12bot" → "MJ", "360Spider" → "").
+func ProductToken(v string) string { return productToken(v) }
+
 // wholeName returns a User-agent value up to its first '/' or white
 // space: the robot's name as written ("MJ12bot/v1.4" → "MJ12bot"), which
 // robots read by whole name compare ([Agent.WholeName]).

@@ -121,3 +121,15 @@ func ExampleReadings() {
 	// bingbot true 6 matched
 	// Baiduspider false 5 matched
 }
+
+// ProductToken gives the token a User-agent value or an agent name
+// compares as: its leading letters, '-' and '_' (RFC 9309 §2.2.1).
+func ExampleProductToken() {
+	fmt.Println(robots.ProductToken("Googlebot/2.1"))
+	fmt.Println(robots.ProductToken("MJ12bot"))
+	fmt.Printf("%q\n", robots.ProductToken("360Spider"))
+	// Output:
+	// Googlebot
+	// MJ
+	// ""
+}

@@ -303,6 +303,15 @@ func ProductToken(userAgent string) string {
 	return current().productToken(userAgent)
 }
 
+// Find finds a robot by its product token, as Lookup does, or else by a
+// full User-Agent header that names one, as FromUserAgent does.
+func Find(name string) (Robot, bool) {
+	if rb, ok := Lookup(name); ok {
+		return rb, true
+	}
+	return FromUserAgent(name)
+}
+
 // FromUserAgent identifies a known robot from a full User-Agent header, by
 // [ProductToken] then [Lookup].
 func FromUserAgent(userAgent string) (Robot, bool) {

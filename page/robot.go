@@ -36,15 +36,18 @@ func RobotNamed(name string) Robot {
 	if name == "" {
 		name = DefaultRobot
 	}
-	rb, ok := agents.Lookup(name)
-	if !ok {
-		rb, ok = agents.FromUserAgent(name)
+	if rb, ok := agents.Find(name); ok {
+		return FromRegistry(rb)
 	}
-	if !ok {
-		return Robot{Name: name, Agent: robots.Agent{Tokens: []string{name}},
-			UserAgent: name, MetaNames: []string{strings.ToLower(name)}}
-	}
-	return FromRegistry(rb)
+	return PlainRobot(name)
+}
+
+// PlainRobot returns the robot whose product token is token, read under
+// the default profile and status rules, sending token as its User-Agent
+// and obeying <meta name> of token: a robot the registry need not know.
+func PlainRobot(token string) Robot {
+	return Robot{Name: token, Agent: robots.Agent{Tokens: []string{token}},
+		UserAgent: token, MetaNames: []string{strings.ToLower(token)}}
 }
 
 // FromRegistry returns the Robot of a registry entry.

@@ -608,7 +608,7 @@ func testRobots(names, tokens []string) ([]page.Robot, error) {
 		if t == "" {
 			return nil, badRequest("bad_request", `an empty product token in "agents"`)
 		}
-		out = append(out, page.Robot{Name: t, Agent: robots.Agent{Tokens: []string{t}}, UserAgent: t, MetaNames: []string{strings.ToLower(t)}})
+		out = append(out, page.PlainRobot(t))
 	}
 	return out, nil
 }
@@ -620,10 +620,7 @@ func knownRobot(name string) (page.Robot, error) {
 	if name == "" {
 		return page.Robot{}, badRequest("bad_request", "an empty robot name")
 	}
-	rb, ok := agents.Lookup(name)
-	if !ok {
-		rb, ok = agents.FromUserAgent(name)
-	}
+	rb, ok := agents.Find(name)
 	if !ok {
 		msg := fmt.Sprintf("unknown robot %q", name)
 		if c := agents.Closest(name, 3); len(c) > 0 {

@@ -172,7 +172,7 @@ func agentFindings(f *syntax.File) []finding {
 		if i := strings.IndexAny(v, " \t/;("); i >= 0 {
 			word = v[:i]
 		}
-		tok := leadingProductToken(v)
+		tok := robots.ProductToken(v)
 		if !strings.EqualFold(word, tok) {
 			msg := fmt.Sprintf("User-agent %q is read as %q by google, rfc9309, bing and yandex: a product token is letters, '-' and '_' only (RFC 9309 §2.2.1)", v, tok)
 			if tok == "" {
@@ -223,13 +223,13 @@ func googleGroups(f *syntax.File) []*fileGroup {
 				gs = append(gs, cur)
 				inRules = false
 			}
-			t := strings.ToLower(leadingProductToken(v))
+			t := strings.ToLower(robots.ProductToken(v))
 			if v == "*" || strings.HasPrefix(v, "* ") || strings.HasPrefix(v, "*\t") {
 				t = "*"
 			}
 			if t != "" {
 				cur.tokens = append(cur.tokens, t)
-				cur.names = append(cur.names, leadingProductToken(v))
+				cur.names = append(cur.names, robots.ProductToken(v))
 			}
 		case syntax.Allow, syntax.Disallow:
 			if cur == nil {

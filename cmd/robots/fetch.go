@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/wire"
 )
@@ -93,7 +94,7 @@ func policyOf(fs *flag.FlagSet, explicit fetch.Policy, robot string, p robots.Pr
 		return explicit, ""
 	}
 	if robot != "" {
-		if rb, ok := lookupRobot(robot); ok {
+		if rb, ok := agents.Find(robot); ok {
 			if pol, err := fetch.ParsePolicy(rb.Fetch); err == nil {
 				return pol, rb.UserAgent()
 			}

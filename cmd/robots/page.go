@@ -61,8 +61,7 @@ func runPage(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		t := toks[0]
-		rb = page.Robot{Name: t, Agent: robots.Agent{Tokens: toks}, UserAgent: t, MetaNames: []string{strings.ToLower(t)}}
+		rb = page.PlainRobot(toks[0])
 	} else {
 		reg, err := findRobot(*robot)
 		if err != nil {

@@ -36,7 +36,7 @@ func findRobot(name string) (agents.Robot, error) {
 	if strings.TrimSpace(name) == "" {
 		return agents.Robot{}, &usageError{msg: "-robot needs a robot's name, such as Googlebot (robots agents lists them)"}
 	}
-	if rb, ok := lookupRobot(name); ok {
+	if rb, ok := agents.Find(name); ok {
 		return rb, nil
 	}
 	return agents.Robot{}, &usageError{msg: unknownRobot(name) + " (robots agents lists the known robots; -agent " + shellQuote(name) + " tests a plain product token)"}
@@ -82,11 +82,11 @@ func shellQuote(s string) string {
 func agentTokens(e *env, values []string) ([]string, error) {
 	out := make([]string, 0, len(values))
 	for _, v := range values {
-		if v == "*" || isProductToken(v) {
+		if v == "*" || (v != "" && robots.ProductToken(v) == v) {
 			out = append(out, v)
 			continue
 		}
-		tok := leadingProductToken(v)
+		tok := robots.ProductToken(v)
 		if strings.ContainsAny(v, " ;(") {
 			// A whole User-Agent header: the robot it names, not "Mozilla".
 			if t := agents.ProductToken(v); t != "" {
@@ -95,7 +95,7 @@ func agentTokens(e *env, values []string) ([]string, error) {
 		}
 		if tok == "" {
 			msg := fmt.Sprintf("-agent %q is not a product token (letters, '-' and '_', RFC 9309 §2.2.1)", v)
-			if _, ok := lookupRobot(v); ok {
+			if _, ok := agents.Find(v); ok {
 				msg += "; -robot " + shellQuote(v) + " reads the file as that robot does"
 			}
 			return nil, &usageError{msg: msg}
@@ -104,25 +104,6 @@ func agentTokens(e *env, values []string) ([]string, error) {
 		out = append(out, tok)
 	}
 	return out, nil
-}
-
-// isProductToken reports whether s is a product token: one or more of
-// [A-Za-z_-] (RFC 9309 §2.2.1).
-func isProductToken(s string) bool {
-	return s != "" && leadingProductToken(s) == s
-}
-
-// leadingProductToken is the run of [A-Za-z_-] that s starts with.
-func leadingProductToken(s string) string {
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		if !(c == '-' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			break
-		}
-		i++
-	}
-	return s[:i]
 }
 
 // fromRegistry makes a reader of a registry robot.
@@ -135,13 +116,4 @@ func fromRegistry(rb agents.Robot, profile robots.Profile, profileSet bool) read
 		}
 	}
 	return r
-}
-
-// lookupRobot finds a registry robot by product token or by a full
-// User-Agent header that names one.
-func lookupRobot(name string) (agents.Robot, bool) {
-	if rb, ok := agents.Lookup(name); ok {
-		return rb, true
-	}
-	return agents.FromUserAgent(name)
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
@@ -346,7 +347,7 @@ func (c *testCase) resolve(def robots.Profile) (body []byte, p robots.Profile, a
 			err = errors.New(`"robot" and "agent"/"agents" both name the robot: give one`)
 			return
 		}
-		rb, ok := lookupRobot(c.Robot)
+		rb, ok := agents.Find(c.Robot)
 		if !ok {
 			err = errors.New(unknownRobot(c.Robot) + ` ("agent" tests a plain product token)`)
 			return
