@@ -1,7 +1,9 @@
 package robots
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,9 +35,32 @@ type Group struct {
 	Agents []string
 	// Extensions holds the groups' extension lines, in file order.
 	Extensions []Extension
+	// Rules holds the Allow and Disallow rules that decide for the robot,
+	// as the profile compiled them, in file order: each points back to
+	// its line in the syntax tree (File.Lines[Rule.Line-1]). The verdict
+	// of [Rules.Allowed] for the robot is a function of these rules alone.
+	Rules []Rule
 
 	inherited []Extension // from the "*" groups, read when Extensions lack a field
 }
+
+// A Rule is an Allow or Disallow line as a profile compiles it.
+type Rule struct {
+	// Field is syntax.Allow or syntax.Disallow.
+	Field syntax.Field
+	// Pattern is the rule's pattern as the profile compares it: its
+	// %-encoding normalised (RFC 9309 §2.2.2), "/d/$" for the rule Google
+	// adds for an Allow of "/d/index.html", and "" for an empty rule,
+	// which matches every path with length 0 (an empty Disallow forbids
+	// nothing).
+	Pattern string
+	// Line is the rule's 1-based line.
+	Line int
+}
+
+// Allows reports whether ru allows the paths it decides: an Allow rule,
+// or an empty Disallow.
+func (ru Rule) Allows() bool { return ru.Field == syntax.Allow || ru.Pattern == "" }
 
 // Group returns the groups that apply to the robot whose product token is
 // agent, and false when none does.
@@ -59,24 +84,28 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 	var g Group
 	for _, t := range a.Tokens {
 		if r.firstRecord {
-			if _, gi, ok := r.record(t); ok {
+			if set, gi, ok := r.record(t); ok {
 				r.addGroup(&g, int(gi))
+				r.addRules(&g, set)
 				return g, true
 			}
 			continue
 		}
 		whole := a.WholeName && !isProductToken(t)
 		tok := t
+		var set int32
 		if whole {
-			if _, _, ok := r.wholeEntry(t); !ok {
+			s, _, ok := r.wholeEntry(t)
+			if !ok {
 				continue
 			}
+			set = s
 		} else {
 			e := r.find(t)
 			if e == nil {
 				continue
 			}
-			tok = r.text[e.off : e.off+e.n]
+			tok, set = r.text[e.off:e.off+e.n], e.set
 		}
 		for i := range r.groups {
 			for _, a := range r.agentSpans[r.groups[i].agLo:r.groups[i].agHi] {
@@ -91,6 +120,7 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 				g.inherited = r.globalExtensions(syntax.CrawlDelay)
 			}
 		}
+		r.addRules(&g, set)
 		return g, true
 	}
 	if a.IgnoreGlobal {
@@ -102,7 +132,57 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 			r.addGroup(&g, i)
 		}
 	}
+	r.addRules(&g, r.global-1)
 	return g, len(g.Lines) > 0
+}
+
+// addRules sets g.Rules to the rules of the ruleset set.
+func (r *Rules) addRules(g *Group, set int32) { g.Rules = r.setRules(set) }
+
+// AgentRules returns the rules that decide for the robot a: the Rules of
+// [Rules.AgentGroup] without the rest of its Group, at a cost that does
+// not grow with the number of groups under the profiles that merge them.
+// It returns nil when no group applies.
+func (r *Rules) AgentRules(a Agent) []Rule {
+	if r == nil {
+		return nil
+	}
+	set := int32(-1)
+	for _, t := range a.Tokens {
+		var ok bool
+		if a.WholeName && !isProductToken(t) {
+			set, _, ok = r.wholeEntry(t)
+		} else {
+			set, _, ok = r.entry(t)
+		}
+		if ok {
+			return r.setRules(set)
+		}
+	}
+	if a.IgnoreGlobal {
+		return nil
+	}
+	return r.setRules(r.global - 1)
+}
+
+// setRules returns the rules of the ruleset set in file order, nil when
+// set is negative.
+func (r *Rules) setRules(set int32) []Rule {
+	if set < 0 || int(set) >= len(r.sets) {
+		return nil
+	}
+	s := &r.sets[set]
+	out := make([]Rule, 0, s.hi-s.lo)
+	for i := s.lo; i < s.hi; i++ {
+		ru := &r.rules[i]
+		f := syntax.Disallow
+		if ru.flags&ruleAllow != 0 {
+			f = syntax.Allow
+		}
+		out = append(out, Rule{Field: f, Pattern: r.text[ru.off : ru.off+uint32(ru.n)], Line: int(ru.line)})
+	}
+	slices.SortStableFunc(out, func(a, b Rule) int { return cmp.Compare(a.Line, b.Line) })
+	return out
 }
 
 // namesToken reports whether the User-agent value v, not "*", names the

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,21 +40,27 @@ const maxCrossProbes = 1 << 17
 var equivProfiles = []robots.Profile{robots.Google, robots.RFC9309}
 
 // Equivalent reports whether robots of the google and rfc9309 profiles
-// read a and b the same way: the same verdict for every probe agent and
-// probe URL. Each text is read as those robots read it: its first 500 KiB,
-// cut as robots.Read cuts (Google reads no further, and RFC 9309 section
-// 2.5 lets robots stop there), each line up to syntax.MaxLineLen bytes
-// (Google's parser ignores the rest of a longer line). The agents are
-// every product token named in either part read and one that neither
-// names (it reads the "*" groups); the URLs are derived from every Allow
-// and Disallow pattern of either part (the pattern with each "*" read as
-// nothing and as a marker segment, then the same followed by a marker)
-// plus "/" and "/robots.txt". For prefix rules this is exact: a verdict
-// can only change at a pattern's end. When the patterns give more than
-// maxProbes URLs, an even sample of them is tried, and all those of the
-// rules that differ between the two texts and of the groups whose
-// User-agent lines differ. It returns the first difference found, nil
-// when there is none.
+// read a and b the same way: the same verdict for every agent and URL.
+// Each text is read as those robots read it: its first 500 KiB, cut as
+// robots.Read cuts (Google reads no further, and RFC 9309 section 2.5 lets
+// robots stop there), each line up to syntax.MaxLineLen bytes (Google's
+// parser ignores the rest of a longer line).
+//
+// The agents are every product token named in either text and one that
+// neither names (it reads the "*" groups). For each agent and profile,
+// the compiled rules that decide for it in a and in b are compared first
+// (robots.Rules.AgentRules): a verdict is a function of those rules, so
+// the same set of rules on both sides proves the agent's verdicts equal
+// for every URL, and no URL is tried. Only where the sets differ are URLs
+// tried: first those derived from the rules only one side has, then those
+// derived from every Allow and Disallow pattern of either text (the
+// pattern with each "*" read as nothing and as a marker segment, then the
+// same followed by a marker) plus "/" and "/robots.txt". For prefix rules
+// this is exact: a verdict can only change at a pattern's end. When the
+// patterns give more than maxProbes URLs, an even sample of them is tried,
+// and all those of the rules that differ between the two texts and of the
+// groups whose User-agent lines differ. It returns the first difference
+// found, nil when there is none.
 func Equivalent(a, b []byte) *Difference {
 	d, _ := EquivalentContext(context.Background(), a, b)
 	return d
@@ -70,37 +77,168 @@ func EquivalentContext(ctx context.Context, a, b []byte) (*Difference, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	fa, fb := syntax.Parse("", readPart(a)), syntax.Parse("", readPart(b))
-	agents := probeAgents(fa, fb)
-	urls, err := probeURLsContext(ctx, fa, fb)
-	if err != nil {
-		return nil, err
+	return newProver(a).against(ctx, b)
+}
+
+// A prover compares one text with others, as Equivalent does, reading the
+// first text once.
+type prover struct {
+	fa *syntax.File
+	ra [2]*robots.Rules // of fa, under equivProfiles
+	// keys holds, by profile and agent, the keys of the rules of ra that
+	// decide for the agent (ruleKeys).
+	keys [2]map[string][]ruleKey
+}
+
+func newProver(a []byte) *prover {
+	pr := &prover{fa: syntax.Parse("", readPart(a))}
+	for i, prof := range equivProfiles {
+		pr.ra[i] = robots.Compile(pr.fa, prof)
 	}
-	urls = append(urls, changedProbes(fa, fb, urls)...)
-	n := 0
-	for _, prof := range equivProfiles {
+	return pr
+}
+
+// against is EquivalentContext(ctx, a, b) for the prover's text a.
+func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
+	fa, fb := pr.fa, syntax.Parse("", readPart(b))
+	agents := probeAgents(fa, fb)
+	var urls []string // every probe, made when first needed
+	var kb []ruleKey
+	for i, prof := range equivProfiles {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ra, rb := robots.Compile(fa, prof), robots.Compile(fb, prof)
+		ra, rb := pr.ra[i], robots.Compile(fb, prof)
 		for _, ag := range agents {
-			for _, u := range urls {
-				if n++; n%equivPoll == 0 {
-					if err := ctx.Err(); err != nil {
-						return nil, err
-					}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			// An agent's verdicts are a function of the rules that decide
+			// for it (robots.Group.Rules): when both files give it the
+			// same set of rules, no URL can tell them apart, and no probe
+			// is needed. The rules themselves are compared, the way the
+			// profile compiled them; duplicates do not count.
+			ka, ok := pr.keys[i][ag]
+			if !ok {
+				if pr.keys[i] == nil {
+					pr.keys[i] = map[string][]ruleKey{}
 				}
-				x, y := ra.Allowed(ag, u), rb.Allowed(ag, u)
-				if x != y {
-					if ag == otherBot {
-						ag = "*" // the robots without a group of their own
-					}
-					return &Difference{Profile: prof, Agent: ag, URL: u, Before: x, After: y}, nil
+				ka = ruleKeys(nil, ra.AgentRules(robots.Agent{Tokens: []string{ag}}))
+				pr.keys[i][ag] = ka
+			}
+			kb = ruleKeys(kb[:0], rb.AgentRules(robots.Agent{Tokens: []string{ag}}))
+			only := keyDifference(ka, kb)
+			if len(only) == 0 {
+				continue
+			}
+			// The rules differ, which may or may not change a verdict.
+			// The probes of the rules only one file has come first: a
+			// verdict changes only where one of them decides. Then every
+			// probe, as for a file with no structure to compare.
+			if d, err := firstDifference(ctx, ra, rb, prof, ag, keyProbes(only)); d != nil || err != nil {
+				return d, err
+			}
+			if urls == nil {
+				var err error
+				if urls, err = probeURLsContext(ctx, fa, fb); err != nil {
+					return nil, err
 				}
+				urls = append(urls, changedProbes(fa, fb, urls)...)
+			}
+			if d, err := firstDifference(ctx, ra, rb, prof, ag, urls); d != nil || err != nil {
+				return d, err
 			}
 		}
 	}
 	return nil, nil
+}
+
+// firstDifference returns the first of urls that ra and rb decide
+// differently for the agent ag, as a Difference, or nil.
+func firstDifference(ctx context.Context, ra, rb *robots.Rules, prof robots.Profile, ag string, urls []string) (*Difference, error) {
+	for n, u := range urls {
+		if n%equivPoll == equivPoll-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		x, y := ra.Allowed(ag, u), rb.Allowed(ag, u)
+		if x != y {
+			if ag == otherBot {
+				ag = "*" // the robots without a group of their own
+			}
+			return &Difference{Profile: prof, Agent: ag, URL: u, Before: x, After: y}, nil
+		}
+	}
+	return nil, nil
+}
+
+// A ruleKey is what of a compiled rule decides verdicts: whether it
+// allows, and its pattern.
+type ruleKey struct {
+	allow   bool
+	pattern string
+}
+
+// ruleKeys appends to dst the keys of rs, sorted and without duplicates.
+func ruleKeys(dst []ruleKey, rs []robots.Rule) []ruleKey {
+	for _, ru := range rs {
+		dst = append(dst, ruleKey{ru.Allows(), ru.Pattern})
+	}
+	slices.SortFunc(dst, compareKeys)
+	return slices.Compact(dst)
+}
+
+func compareKeys(a, b ruleKey) int {
+	if c := strings.Compare(a.pattern, b.pattern); c != 0 {
+		return c
+	}
+	switch {
+	case a.allow == b.allow:
+		return 0
+	case a.allow:
+		return 1
+	}
+	return -1
+}
+
+// keyDifference returns the keys that only one of the sorted sets a and b
+// holds.
+func keyDifference(a, b []ruleKey) []ruleKey {
+	var out []ruleKey
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		c := 0
+		switch {
+		case i == len(a):
+			c = 1
+		case j == len(b):
+			c = -1
+		default:
+			c = compareKeys(a[i], b[j])
+		}
+		switch {
+		case c < 0:
+			out = append(out, a[i])
+			i++
+		case c > 0:
+			out = append(out, b[j])
+			j++
+		default:
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}
+
+// keyProbes returns the probes of the patterns of ks (see probeValue).
+func keyProbes(ks []ruleKey) []string {
+	set := map[string]bool{"/": true}
+	add := probeAdder(set)
+	for _, k := range ks {
+		probeValue(add, strings.TrimSuffix(k.pattern, "$"))
+	}
+	return probeSample(set)
 }
 
 // probeAgents returns the product tokens of the User-agent lines of both
