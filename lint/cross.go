@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/robotskit/robots/agents"
 )
@@ -337,6 +338,7 @@ var rb706 = &Check{
 	Before: "User-agent: *\nDisallow: /*.pdf\nAllow: /docs\n",
 	After:  "User-agent: *\nDisallow: /*.pdf\nAllow: /docs/\n",
 	run: func(p *pass) {
+		var buf []byte
 		for gi := range p.groups {
 			g := &p.groups[gi]
 			rules := make([]rulesRule, len(g.rules))
@@ -350,6 +352,13 @@ var rb706 = &Check{
 			if wild == 0 || wild*len(rules) > crossPairBudget {
 				continue
 			}
+			cands := make([][]string, len(rules)) // rulesCandidatesOf, when first needed
+			candsOf := func(k int) []string {
+				if cands[k] == nil {
+					cands[k] = rulesCandidatesOf(rules[k].val)
+				}
+				return cands[k]
+			}
 			for x := range rules {
 				for y := x + 1; y < len(rules); y++ {
 					a, b := &rules[x], &rules[y]
@@ -362,7 +371,7 @@ var rb706 = &Check{
 					}
 					octet := len(al.val) >= len(dl.val)
 					literal := crossLiteralLen(al.val) >= crossLiteralLen(dl.val)
-					if octet == literal || !crossOverlap(a, b) {
+					if octet == literal || !crossOverlap(a, b, candsOf(x), candsOf(y), &buf) {
 						continue
 					}
 					later := &p.lines[b.line]
@@ -375,17 +384,62 @@ var rb706 = &Check{
 }
 
 // crossOverlap reports whether some candidate URL matches both a and b:
-// the candidates of each value (rulesCandidates), and each value's literal text
-// followed by what the other value has after its first "*" ("/docs" and
-// "/*.pdf" give "/docs.pdf").
-func crossOverlap(a, b *rulesRule) bool {
-	cands := append(rulesCandidatesOf(a.val), rulesCandidatesOf(b.val)...)
-	for _, u := range rulesAppendCross(cands, a, b) {
-		if a.matches(u) && b.matches(u) {
-			return true
+// the candidates of each value (rulesCandidatesOf; ca and cb), and each
+// value's literal text followed by what the other value has after its
+// first "*" ("/docs" and "/*.pdf" give "/docs.pdf"), as rulesAppendCross
+// makes them. Those are built in *buf, which it reuses: RB706 asks about
+// every pair of a group's rules, and a string per pair would make the
+// check's garbage grow with the square of the group.
+func crossOverlap(a, b *rulesRule, ca, cb []string, buf *[]byte) bool {
+	for _, cs := range [2][]string{ca, cb} {
+		for _, u := range cs {
+			if a.matches(u) && b.matches(u) {
+				return true
+			}
+		}
+	}
+	for _, xy := range [2][2]*rulesRule{{a, b}, {b, a}} {
+		x, y := xy[0], xy[1]
+		i := strings.IndexByte(y.val, '*')
+		if i < 0 || x.val == "" {
+			continue
+		}
+		lx := appendLiteral((*buf)[:0], x.val)
+		if len(lx) == 0 || lx[0] != '/' {
+			continue
+		}
+		// lx+ty, lx+ty+marker and lx+marker+ty (rulesAppendCross's
+		// candidates), one after the other in buf.
+		n := len(lx)
+		b1 := appendLiteral(lx, y.val[i:])
+		t := len(b1) - n // the length of ty
+		b1 = append(b1, rulesMarker...)
+		b1 = append(b1, b1[:n]...)
+		b1 = append(b1, rulesMarker...)
+		b1 = append(b1, b1[n:n+t]...)
+		*buf = b1
+		m := len(rulesMarker)
+		all := unsafe.String(unsafe.SliceData(b1), len(b1))
+		u1, u2, u3 := all[:n+t], all[:n+t+m], all[n+t+m:]
+		for _, u := range [3]string{u1, u2, u3} {
+			if a.matches(u) && b.matches(u) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// appendLiteral appends to buf the normalised value v without its final
+// "$" and its "*": rulesLiteral(v).
+func appendLiteral(buf []byte, v string) []byte {
+	v = strings.TrimSuffix(v, "$")
+	for i := 0; i < len(v); i++ {
+		if v[i] != '*' {
+			buf = append(buf, v[i])
+		}
+	}
+	return buf
 }
 
 var rb707 = &Check{

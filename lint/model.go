@@ -130,6 +130,20 @@ func (p *pass) model() {
 	p.lines = make([]line, len(f.Lines))
 	open, sawRule := -1, false // canonical view
 	rec, recOpen := -1, false  // strict view
+	// The groups' agents, members and rules are slices of three arrays,
+	// one for the whole file: groups do not interleave, so each group's
+	// lines are a run of each array (cut when the next group opens).
+	var agents, members, rules []int
+	var at [3]int // where the open group's runs start
+	close := func() {
+		if open >= 0 {
+			g := &p.groups[open]
+			g.agents = agents[at[0]:len(agents):len(agents)]
+			g.members = members[at[1]:len(members):len(members)]
+			g.rules = rules[at[2]:len(rules):len(rules)]
+		}
+		at = [3]int{len(agents), len(members), len(rules)}
+	}
 	for i := range f.Lines {
 		l := &p.lines[i]
 		l.Line = f.Lines[i]
@@ -147,11 +161,12 @@ func (p *pass) model() {
 		switch {
 		case l.dir == dUserAgent:
 			if open < 0 || sawRule {
+				close()
 				open, sawRule = len(p.groups), false
 				p.groups = append(p.groups, group{index: open})
 			}
 			g := &p.groups[open]
-			g.agents = append(g.agents, i)
+			agents = append(agents, i)
 			l.agent = agentKey(l.value)
 			g.global = g.global || l.agent == "*"
 			if !recOpen {
@@ -161,10 +176,9 @@ func (p *pass) model() {
 			if open < 0 {
 				l.orphan = true
 			} else {
-				g := &p.groups[open]
-				g.members = append(g.members, i)
+				members = append(members, i)
 				if l.dir.rule() {
-					g.rules = append(g.rules, i)
+					rules = append(rules, i)
 					sawRule = true
 				}
 			}
@@ -176,13 +190,13 @@ func (p *pass) model() {
 			l.strict = rec
 		}
 	}
+	close()
 }
 
 // classifyKey names the directive of key (RB304–RB306 report misspellings).
 func classifyKey(l *syntax.Line, key string) (d directive, m keyMatch, guess directive) {
-	k := strings.ToLower(key)
 	for d := dUserAgent; d < numDirectives; d++ {
-		if k == strings.ToLower(directiveNames[d]) {
+		if strings.EqualFold(key, directiveNames[d]) {
 			return d, keyExact, d
 		}
 	}
@@ -190,6 +204,7 @@ func classifyKey(l *syntax.Line, key string) (d directive, m keyMatch, guess dir
 		d := directive(l.Field) // the four Google fields share numbering
 		return d, keyAccepted, d
 	}
+	k := strings.ToLower(key)
 	for _, u := range unusedNames {
 		if k == u {
 			return dNone, keyUnused, dNone
@@ -204,26 +219,36 @@ func classifyKey(l *syntax.Line, key string) (d directive, m keyMatch, guess dir
 	return dNone, keyUnknown, dNone
 }
 
+// lowerNames are directiveNames in lower case, and squashedNames the same
+// without '-' (see misspelled).
+var lowerNames, squashedNames = func() (lower, squashed [numDirectives]string) {
+	for d, n := range directiveNames {
+		lower[d] = strings.ToLower(n)
+		squashed[d] = strings.ReplaceAll(lower[d], "-", "")
+	}
+	return lower, squashed
+}()
+
 // misspelled returns the directive whose name k probably misspells: equal
 // once '-', '_' and spaces are removed, or within Damerau-Levenshtein
 // distance 2 of a name of at least five letters; the first in list order
 // wins ties.
 func misspelled(k string) directive {
-	squash := func(s string) string {
-		return strings.Map(func(r rune) rune {
+	sk := k
+	if strings.ContainsAny(k, "-_ ") {
+		sk = strings.Map(func(r rune) rune {
 			if r == '-' || r == '_' || r == ' ' {
 				return -1
 			}
 			return r
-		}, s)
+		}, k)
 	}
-	sk := squash(k)
 	best, bestDist := dNone, 3
 	for d := dUserAgent; d < numDirectives; d++ {
-		name := strings.ToLower(directiveNames[d])
-		if sk == squash(name) {
+		if sk == squashedNames[d] {
 			return d
 		}
+		name := lowerNames[d]
 		if len(name) < 5 {
 			continue
 		}

@@ -659,9 +659,37 @@ var rb515 = &Check{
 			allow bool
 			val   string
 		}
+		// Up to four earlier rules for each value in lower case, in a
+		// fixed array: no allocation per value.
+		type priors struct {
+			n  int
+			of [4]prior
+		}
+		var seen map[string]*priors
+		var pool []priors
 		for gi := range p.groups {
-			seen := map[string][]prior{}
+			// Two values that differ only in case: one of them has an
+			// upper-case letter.
+			upper := false
 			for _, i := range p.groups[gi].rules {
+				if v := p.lines[i].value; strings.ToLower(v) != v {
+					upper = true
+					break
+				}
+			}
+			if !upper {
+				continue
+			}
+			if seen == nil {
+				seen = map[string]*priors{}
+			}
+			clear(seen)
+			rules := p.groups[gi].rules
+			if cap(pool) < len(rules) {
+				pool = make([]priors, 0, len(rules))
+			}
+			pool = pool[:0]
+			for _, i := range rules {
 				l := &p.lines[i]
 				n := rulesNorm(l.value)
 				if n == "" {
@@ -669,15 +697,22 @@ var rb515 = &Check{
 				}
 				low := strings.ToLower(n)
 				allow := l.is(dAllow)
-				for _, q := range seen[low] {
+				ps := seen[low]
+				if ps == nil {
+					pool = append(pool, priors{})
+					ps = &pool[len(pool)-1]
+					seen[low] = ps
+				}
+				for _, q := range ps.of[:ps.n] {
 					if q.allow != allow && q.val != n {
 						p.reportValue(l, "%q and %q differ only in case; paths are case-sensitive", p.lines[q.line].value, l.value).
 							related(q.line+1, "the other rule")
 						break
 					}
 				}
-				if len(seen[low]) < 4 {
-					seen[low] = append(seen[low], prior{i, allow, n})
+				if ps.n < len(ps.of) {
+					ps.of[ps.n] = prior{i, allow, n}
+					ps.n++
 				}
 			}
 		}
@@ -885,6 +920,9 @@ var rb520 = &Check{
 // rulesBlocksType returns "CSS" or "JavaScript" when the Disallow value v
 // blocks style sheets or scripts, "" otherwise.
 func rulesBlocksType(v string) string {
+	if strings.IndexByte(v, '.') < 0 {
+		return "" // no extension: spare the copy in lower case
+	}
 	v = strings.ToLower(v)
 	for _, t := range []struct{ ext, name string }{{".css", "CSS"}, {".js", "JavaScript"}} {
 		if strings.HasSuffix(v, t.ext) || strings.HasSuffix(v, t.ext+"$") {

@@ -239,8 +239,8 @@ var rb309 = &Check{
 // syntaxValues returns the values of a line that holds several
 // (RB309), or nil.
 func syntaxValues(l *line) []string {
-	if !syntaxIsDirective(l) || l.Flags&syntax.MissingColon != 0 {
-		return nil
+	if !syntaxIsDirective(l) || l.Flags&syntax.MissingColon != 0 || !strings.ContainsAny(l.value, " \t,") {
+		return nil // one value: nothing to split
 	}
 	ws := func(r rune) bool { return r == ' ' || r == '\t' }
 	wsComma := func(r rune) bool { return ws(r) || r == ',' }

@@ -16,10 +16,15 @@ func Distance(a, b string, limit int) int {
 	if limit > 0 && (abs(len(a)-len(b)) >= limit || len(a) > 64) {
 		return limit
 	}
-	// Three rows of the table: i-2, i-1 and i.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	// Three rows of the table: i-2, i-1 and i, on the stack for names of
+	// up to 64 bytes (the checker calls this for every unknown key).
+	var rows [3][65]int
+	var prev2, prev, cur []int
+	if len(b) < len(rows[0]) {
+		prev2, prev, cur = rows[0][:len(b)+1], rows[1][:len(b)+1], rows[2][:len(b)+1]
+	} else {
+		prev2, prev, cur = make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	}
 	for j := range prev {
 		prev[j] = j
 	}

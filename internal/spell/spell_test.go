@@ -1,6 +1,9 @@
 package spell
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDistance(t *testing.T) {
 	for _, tt := range []struct {
@@ -49,4 +52,15 @@ func FuzzDistance(f *testing.F) {
 			t.Fatalf("Distance(%q, %q, 3) = %d, unbounded %d", a, b, l, d)
 		}
 	})
+}
+
+// TestDistanceAllocs: the checker measures every unknown key against each
+// directive name, so short names must not allocate.
+func TestDistanceAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { Distance("dissallow", "disallow", 3) }); n != 0 {
+		t.Errorf("Distance allocates %v times for short names", n)
+	}
+	if got := Distance(strings.Repeat("a", 70), strings.Repeat("a", 69)+"b", 0); got != 1 {
+		t.Errorf("Distance of 70-byte names = %d, want 1", got)
+	}
 }
