@@ -3,23 +3,8 @@ package lint
 import (
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 )
-
-// notImplemented names the checks of the catalogue that the registry
-// does not implement, with the reason; docs/checks.md lists them. Each
-// section's file keeps its own list.
-var notImplemented = func() map[string]string {
-	all := map[string]string{}
-	for _, m := range []map[string]string{fetchTodo, formatTodo, syntaxTodo, groupTodo, ruleTodo, extTodo, crossTodo} {
-		for code, why := range m {
-			all[code] = why
-		}
-	}
-	return all
-}()
 
 // writeDocs writes docs/checks.md: every check of the registry, by
 // section, with its explanation and examples, then the checks not
@@ -83,12 +68,5 @@ that lists its lines.
 			fmt.Fprintf(w, "Reported:\n\n```\n%s```\n\n", c.Before)
 			fmt.Fprintf(w, "Not reported:\n\n```\n%s```\n\n", c.After)
 		}
-	}
-	if len(notImplemented) > 0 {
-		fmt.Fprint(w, "## Not implemented\n\n| Code | Why |\n|---|---|\n")
-		for _, code := range slices.Sorted(maps.Keys(notImplemented)) {
-			fmt.Fprintf(w, "| %s | %s |\n", code, notImplemented[code])
-		}
-		fmt.Fprintln(w)
 	}
 }

@@ -90,8 +90,15 @@ type prover struct {
 	keys [2]map[string][]ruleKey
 }
 
-func newProver(a []byte) *prover {
-	pr := &prover{fa: syntax.Parse("", readPart(a))}
+func newProver(a []byte) *prover { return newProverOf(a, nil) }
+
+// newProverOf is newProver for a text whose parse, when it has one, is f.
+func newProverOf(a []byte, f *syntax.File) *prover {
+	part := readPart(a)
+	if f == nil || len(part) != len(a) {
+		f = syntax.Parse("", part)
+	}
+	pr := &prover{fa: f}
 	for i, prof := range equivProfiles {
 		pr.ra[i] = robots.Compile(pr.fa, prof)
 	}

@@ -2,634 +2,305 @@ package lint
 
 import (
 	"fmt"
+	"sort"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/internal/pattern"
 	"github.com/robotskit/robots/syntax"
 )
 
-// Checks of the encoding and format of the body (RB2xx).
-// Like the content checks, they read only a body that came with a 2xx
-// status (or from disk). The line checks (RB203, RB206–RB213) stay quiet
-// on a body that is not text at all (RB202, RB204): every line of it
-// would be reported.
-var formatChecks = []*Check{
-	rb201, rb202, rb203, rb204, rb205, rb206, rb207, rb208, rb209, rb210,
-	rb211, rb212, rb213, rb214,
-}
-
-var rb201 = &Check{
-	Code: "RB201", Name: "utf8-bom", Title: "UTF-8 byte-order mark",
-	Severity: Warning, Affects: []Family{FM},
-	Doc: "The file starts with the bytes EF BB BF, a UTF-8 byte-order mark. Google " +
-		"and crawler-commons skip it, but parsers that do not (older CPython among " +
-		"them) read the first line as an unknown key such as \"\\ufeffUser-agent\" and " +
-		"lose the group it starts. RFC 9309's grammar has no place for it. Save the " +
-		"file as UTF-8 without a BOM.",
-	Before: "\uFEFFUser-agent: *\nDisallow: /private\n",
-	After:  "User-agent: *\nDisallow: /private\n",
-	Fix:    "FX01",
-	run: func(p *pass) {
-		if formatSkip(p) || p.file.BOM != "\xEF\xBB\xBF" || len(p.lines) == 0 {
-			return
-		}
-		l := &p.lines[0]
-		d := p.reportAt(l, 0, "File starts with a UTF-8 BOM")
-		d.Column = 1 // the BOM itself, which columns do not count
-		d.suggest("FX01", Preserving, "drop the byte-order mark", Edit{Start: 0, End: 3})
-	},
-}
-
-var rb202 = &Check{
-	Code: "RB202", Name: "utf16-encoding", Title: "UTF-16/UTF-32 encoding",
-	Severity: Error, Affects: []Family{GOOG, RFC, YNDX, FM, GOT, CC},
-	Doc: "The file is written in UTF-16 or UTF-32: it starts with their byte-order " +
-		"mark, or NUL bytes sit between its ASCII letters. Google, RFC 9309 robots " +
-		"(which read UTF-8, §2.3), Yandex and most libraries find no valid line in it " +
-		"and crawl everything, while crawler-commons decodes UTF-16 with a BOM and " +
-		"obeys it. Save the file as UTF-8; the intent fix transcodes it.",
-	Before: "\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00" +
-		"D\x00i\x00s\x00a\x00l\x00l\x00o\x00w\x00:\x00 \x00/\x00\n\x00",
-	After: "User-agent: *\nDisallow: /\n",
-	Fix:   "FX02",
-	run: func(p *pass) {
-		if formatSkip(p) {
-			return
-		}
-		enc := formatWide(p.src)
-		if enc == "" || formatBinaryKind(p.src) != "" {
-			return
-		}
-		d := p.reportFile("robots.txt is encoded as %s; robots expect UTF-8", enc)
-		if out, ok := formatWideDecode(p.src, enc); ok {
-			d.suggest("FX02", Intent, "transcode from "+enc+" to UTF-8", Edit{Start: 0, End: len(p.src), New: out})
-		}
-	},
-}
-
-var rb203 = &Check{
-	Code: "RB203", Name: "invalid-utf8", Title: "invalid UTF-8",
-	Severity: Error, Affects: []Family{GOOG, RFC, S94, FM},
-	Doc: "The line holds bytes that are not UTF-8, typically text saved as " +
-		"windows-1251, windows-1252 or Latin-1. Google percent-encodes those raw bytes, " +
-		"which never equals the UTF-8 encoding crawlers use for the same URL, so the " +
-		"rule never matches; RFC 9309 (§2.3) expects UTF-8 and first-match robots " +
-		"compare raw bytes. Save the file as UTF-8; the intent fix transcodes the line " +
-		"from the encoding the message guesses.",
-	Before: "User-agent: *\nDisallow: /caf\xE9\n",
-	After:  "User-agent: *\nDisallow: /caf\u00E9\n",
-	Fix:    "FX02",
-	run: func(p *pass) {
-		if !formatText(p) || utf8.ValidString(p.src) {
-			return
-		}
-		guess, cm := formatGuess(p.src)
-		for i := range p.lines {
-			l := &p.lines[i]
-			start, end := l.Span.Start.Offset, l.Span.End.Offset
-			text := p.src[start:end]
-			bad := formatInvalidAt(text)
-			if bad < 0 {
-				continue
-			}
-			d := p.reportAt(l, start+bad, "Line is not valid UTF-8 (looks like %s)", guess)
-			if cm != nil {
-				d.suggest("FX02", Intent, "transcode the line from "+guess+" to UTF-8",
-					Edit{Start: start, End: end, New: formatTranscode(text, cm)})
-			}
-		}
-	},
-}
-
-var rb204 = &Check{
-	Code: "RB204", Name: "binary-body", Title: "binary content / NUL bytes",
-	Severity: Error, Affects: []Family{ALL},
-	Doc: "The body is not text: it starts with the signature of a gzip stream, an " +
-		"image, a PDF or a ZIP archive, holds NUL bytes, or is full of control " +
-		"characters. No robot finds a rule in it, so all crawl everything " +
-		"(temoto/robotstxt may fail outright). The usual cause is a compressed body " +
-		"sent without Content-Encoding; serve the plain text file.",
-	Before: "User-agent: *\x00\nDisallow: /\n",
-	After:  "User-agent: *\nDisallow: /\n",
-	run: func(p *pass) {
-		if formatSkip(p) {
-			return
-		}
-		if kind := formatBinaryKind(p.src); kind != "" {
-			p.reportFile("robots.txt is binary (%s); robots will find no rules", kind)
-		}
-	},
-}
-
-var rb205 = &Check{
-	Code: "RB205", Name: "html-body", Title: "HTML page served as robots.txt",
-	Severity: Error, Affects: []Family{GOOG, CC, ALL},
-	Doc: "The body is an HTML document (a soft 404, an error or login page, a " +
-		"single-page application's shell) instead of a robots.txt. Google keeps only " +
-		"lines that read as directives, usually none, and crawler-commons allows " +
-		"everything unless the page happens to contain \"user-agent:\"; no robot follows " +
-		"a meta refresh or a script redirect in it. Serve a plain text robots.txt, or " +
-		"404 when there is none.",
-	Before: "<!DOCTYPE html>\n<html><head><title>Not found</title></head>\n<body>Page not found</body></html>\n",
-	After:  "User-agent: *\nDisallow:\n",
-	run: func(p *pass) {
-		if formatSkip(p) || !isHTML(p.src) {
-			return
-		}
-		if formatLogicalRedirect(p.src) {
-			p.reportFile("robots.txt is an HTML document; its meta refresh or script redirect is not followed (robots ignore logical redirects)")
-			return
-		}
-		p.reportFile("robots.txt is an HTML document")
-	},
-}
-
-var rb206 = &Check{
-	Code: "RB206", Name: "mixed-line-endings", Title: "mixed line endings",
-	Severity: Info, Affects: []Family{FM, S94},
-	Doc: "Lines end in more than one way: some with CRLF, some with LF, some with a " +
-		"lone CR. Google, RFC 9309 robots and the common libraries accept all three, " +
-		"but ad-hoc splitters that know only one of them merge or split lines. The fix " +
-		"ends every line with LF.",
-	Before: "User-agent: *\r\nDisallow: /a\nDisallow: /b\r\n",
-	After:  "User-agent: *\nDisallow: /a\nDisallow: /b\n",
-	Fix:    "FX03",
-	run: func(p *pass) {
-		if !formatText(p) {
-			return
-		}
-		var crlf, lf, cr int
-		for i := range p.lines {
-			switch formatEOL(p, &p.lines[i]) {
-			case "\r\n":
-				crlf++
-			case "\n":
-				lf++
-			case "\r":
-				cr++
-			}
-		}
-		var kinds []string
-		for _, k := range []struct {
-			n    int
-			name string
-		}{{crlf, "CRLF"}, {lf, "LF"}, {cr, "CR"}} {
-			if k.n > 0 {
-				kinds = append(kinds, fmt.Sprintf("%d %s", k.n, k.name))
-			}
-		}
-		if len(kinds) < 2 {
-			return
-		}
-		d := p.reportFile("Mixed line endings (%s)", strings.Join(kinds, ", "))
-		d.suggest("FX03", Preserving, "end every line with LF", formatLFEdits(p)...)
-	},
-}
-
-var rb207 = &Check{
-	Code: "RB207", Name: "cr-line-endings", Title: "CR-only line endings",
-	Severity: Warning, Affects: []Family{FM, S94},
-	Doc: "Lines end with a lone CR, as classic Mac OS wrote them, and the file has no " +
-		"LF at all. Google, RFC 9309 robots and Python's robotparser split on CR, but " +
-		"splitters that know only LF see one long line and read at most its first " +
-		"directive. The fix ends every line with LF.",
-	Before: "User-agent: *\rDisallow: /private\r",
-	After:  "User-agent: *\nDisallow: /private\n",
-	Fix:    "FX03",
-	run: func(p *pass) {
-		if !formatText(p) || strings.IndexByte(p.src, '\n') >= 0 || strings.IndexByte(p.src, '\r') < 0 {
-			return
-		}
-		d := p.reportFile("Lines end with CR only (classic Mac)")
-		d.suggest("FX03", Preserving, "end every line with LF", formatLFEdits(p)...)
-	},
-}
-
-// formatLongLine is the longest line Google reads whole (RB208): the
-// line buffer of google/robotstxt holds 2083×8 bytes.
-const formatLongLine = 2083 * 8
-
-var rb208 = &Check{
-	Code: "RB208", Name: "line-too-long", Title: "line longer than 16,664 bytes",
-	Severity: Warning, Affects: []Family{GOOG},
-	Doc: "The line is longer than 16,664 bytes (2083×8), the size of the line buffer " +
-		"of Google's parser. Google reads only the start of it, so a long pattern " +
-		"silently becomes a shorter one that may match far more or far less than " +
-		"written. Split the line, or shorten the pattern with wildcards.",
-	Before: "User-agent: *\nDisallow: /" + strings.Repeat("a", formatLongLine) + "\n",
-	After:  "User-agent: *\nDisallow: /" + strings.Repeat("a", 100) + "\n",
-	run: func(p *pass) {
-		if !formatText(p) {
-			return
-		}
-		for i := range p.lines {
-			l := &p.lines[i]
-			if n := l.Span.Len(); n > formatLongLine {
-				p.reportAt(l, l.Span.Start.Offset, "Line is %s bytes; Google ignores everything after byte 16,664", formatCount(int64(n)))
-			}
-		}
-	},
-}
-
-var rb209 = &Check{
-	Code: "RB209", Name: "rule-too-long", Title: "rule longer than 1,024 characters",
-	Severity: Warning, Affects: []Family{YNDX},
-	Doc: "The Allow or Disallow value is longer than 1,024 characters. Yandex rejects " +
-		"such a rule (\"Rule too long\") and ignores it, while Google obeys it. Shorten " +
-		"the pattern, for instance with a \"*\" wildcard.",
-	Before: "User-agent: *\nDisallow: /" + strings.Repeat("a", 1024) + "\n",
-	After:  "User-agent: *\nDisallow: /" + strings.Repeat("a", 1023) + "\n",
-	run: func(p *pass) {
-		if !formatText(p) {
-			return
-		}
-		for i := range p.lines {
-			l := &p.lines[i]
-			if !l.dir.rule() || len(l.value) <= 1024 {
-				continue
-			}
-			if n := utf8.RuneCountInString(l.value); n > 1024 {
-				p.reportValue(l, "Rule is %s characters; Yandex ignores rules longer than 1,024", formatCount(int64(n)))
-			}
-		}
-	},
-}
-
-var rb210 = &Check{
-	Code: "RB210", Name: "control-character", Title: "control characters",
-	Severity: Warning, Affects: []Family{GOOG, RFC},
-	Doc: "The line holds a control character: a C0 control other than TAB, DEL, or a " +
-		"C1 control (U+0080–U+009F). RFC 9309's grammar (§2.2) leaves them out, and " +
-		"Google keeps them inside the key or value, which then names no directive or " +
-		"matches no URL. The fix removes them; that changes what Google reads when " +
-		"they sit inside a value. VT, FF and U+0085 are RB211's.",
-	Before: "User-agent: *\nDisallow: /private\x07\n",
-	After:  "User-agent: *\nDisallow: /private\n",
-	Fix:    "FX03",
-	run: func(p *pass) {
-		if !formatText(p) {
-			return
-		}
-		for i := range p.lines {
-			l := &p.lines[i]
-			text := p.src[l.Span.Start.Offset:l.Span.End.Offset]
-			at := strings.IndexFunc(text, formatControl)
-			if at < 0 {
-				continue
-			}
-			r, _ := utf8.DecodeRuneInString(text[at:])
-			d := p.reportAt(l, l.Span.Start.Offset+at, "Control character U+%04X in line", r)
-			fixed := formatReplace(text, func(r rune) (string, bool) { return "", formatControl(r) })
-			formatSuggest(p, d, l, fixed, "remove control characters")
-		}
-	},
-}
-
-var rb211 = &Check{
-	Code: "RB211", Name: "unicode-line-break", Title: "Unicode line separators, VT or FF",
-	Severity: Warning, Affects: []Family{CC, GOOG, RFC},
-	Doc: "The line holds U+0085, U+2028, U+2029, a vertical tab or a form feed. " +
-		"crawler-commons and Python's robotparser end a line there, Google and RFC " +
-		"9309 robots do not, so they read different directives. The intent fix puts a " +
-		"real line break in its place (on a line of nothing else it just removes it).",
-	Before: "User-agent: *\nDisallow: /a\u2028Disallow: /b\n",
-	After:  "User-agent: *\nDisallow: /a\nDisallow: /b\n",
-	Fix:    "FX03",
-	run: func(p *pass) {
-		if !formatText(p) {
-			return
-		}
-		for i := range p.lines {
-			l := &p.lines[i]
-			text := p.src[l.Span.Start.Offset:l.Span.End.Offset]
-			at := strings.IndexFunc(text, formatLineBreak)
-			if at < 0 {
-				continue
-			}
-			r, _ := utf8.DecodeRuneInString(text[at:])
-			d := p.reportAt(l, l.Span.Start.Offset+at, "U+%04X is a line break for some robots but not for others", r)
-			blank := strings.TrimFunc(text, func(r rune) bool {
-				return r == ' ' || r == '\t' || formatLineBreak(r)
-			}) == ""
-			// Nothing but breaks and blanks: every robot sees blank lines,
-			// and one is enough; otherwise each break becomes a real one.
-			eol := ""
-			if !blank {
-				eol = p.eol(l)
-			}
-			fixed := formatReplace(text, func(r rune) (string, bool) { return eol, formatLineBreak(r) })
-			if blank {
-				d.suggest("FX03", PreservingGoogle, "remove the line separators", replaceLine(l, fixed))
-				continue
-			}
-			d.suggest("FX03", Intent, "break the line at the separators", replaceLine(l, fixed))
-		}
-	},
-}
-
-var rb212 = &Check{
-	Code: "RB212", Name: "invisible-character", Title: "invisible or non-ASCII whitespace",
-	Severity: Warning, Affects: []Family{GOOG, RFC, ALL},
-	Doc: "A directive line holds a no-break, ideographic or other Unicode space, or a " +
-		"zero-width character, outside its comment. Google trims only ASCII white " +
-		"space: in a key the directive may become unknown, in a value the pattern gains " +
-		"bytes such as %C2%A0 and never matches. They come from copying text out of web " +
-		"pages and word processors. The fix turns the spaces into plain spaces and " +
-		"drops the zero-width characters; inside a value that changes what Google reads.",
-	Before: "User-agent: *\nDisallow:\u00A0/private\n",
-	After:  "User-agent: *\nDisallow: /private\n",
-	Fix:    "FX03",
-	run: func(p *pass) {
-		if !formatText(p) {
-			return
-		}
-		for i := range p.lines {
-			l := &p.lines[i]
-			text, base := formatCode(p, l)
-			at := -1
-			for j, r := range text {
-				if _, ok := formatInvisible[r]; ok && (r != '\uFEFF' || base+j != 0) {
-					at = j
-					break
-				}
-			}
-			if at < 0 {
-				continue
-			}
-			r, _ := utf8.DecodeRuneInString(text[at:])
-			where := "key"
-			if l.Value.IsValid() && base+at >= l.Value.Start.Offset || !l.Value.IsValid() && l.Key.IsValid() && base+at >= l.Key.End.Offset {
-				where = "value"
-			}
-			d := p.reportAt(l, base+at, "Invisible character U+%04X (%s) in %s", r, formatInvisible[r], where)
-			code := formatReplace(text, func(r rune) (string, bool) {
-				switch name, ok := formatInvisible[r]; {
-				case !ok:
-					return "", false
-				case strings.HasSuffix(name, "space") && !strings.HasPrefix(name, "zero"):
-					return " ", true
-				}
-				return "", true
-			})
-			if base == 0 && strings.HasPrefix(text, "\uFEFF") {
-				code = "\uFEFF" + code // a BOM is RB201's
-			}
-			start := l.Span.Start.Offset
-			fixed := p.src[start:base] + code + p.src[base+len(text):l.Span.End.Offset]
-			formatSuggest(p, d, l, fixed, "replace invisible characters")
-		}
-	},
-}
-
-var rb213 = &Check{
-	Code: "RB213", Name: "typographic-character", Title: "typographic characters",
-	Severity: Info, Affects: []Family{ALL},
-	Doc: "A directive line holds curly quotes, an en or em dash or an ellipsis outside " +
-		"its comment. They are almost never meant in a path or a robot's name; a word " +
-		"processor put them there (Google's robots.txt documentation warns against " +
-		"editing robots.txt in one). " +
-		"Write the line with plain ASCII characters.",
-	Before: "User-agent: *\nDisallow: /search\u2026\n",
-	After:  "User-agent: *\nDisallow: /search\n",
-	run: func(p *pass) {
-		if !formatText(p) {
-			return
-		}
-		for i := range p.lines {
-			l := &p.lines[i]
-			text, base := formatCode(p, l)
-			if at := strings.IndexAny(text, "\u2018\u2019\u201C\u201D\u2013\u2014\u2026"); at >= 0 {
-				r, _ := utf8.DecodeRuneInString(text[at:])
-				p.reportAt(l, base+at, "Typographic character %q — was this file edited in a word processor?", string(r))
-			}
-		}
-	},
-}
-
-var rb214 = &Check{
-	Code: "RB214", Name: "too-many-rules", Title: "more than 2,048 rules",
-	Severity: Warning, Affects: []Family{YNDX},
-	Doc: "The file has more than 2,048 Allow and Disallow lines. Yandex accepts at " +
-		"most 2,048 and reports the file as too large; so many rules usually mean " +
-		"that patterns (\"*\", \"$\", directories) would say the same in far fewer lines.",
-	Before: "User-agent: *\n" + strings.Repeat("Disallow: /x\n", 2049),
-	After:  "User-agent: *\n" + strings.Repeat("Disallow: /x\n", 2048),
-	run: func(p *pass) {
-		if !formatText(p) {
-			return
-		}
-		n := 0
-		for i := range p.lines {
-			if p.lines[i].dir.rule() {
-				n++
-			}
-		}
-		if n > 2048 {
-			p.reportFile("%s rules; Yandex accepts at most 2,048", formatCount(int64(n)))
-		}
-	},
-}
-
-// formatSkip reports whether the body is not to be read at all: the fetch
-// ended without a 2xx status (only the fetch checks, RB1xx, report).
-func formatSkip(p *pass) bool { return p.cfg.Fetch != nil && !fetchOK(p.cfg.Fetch) }
-
-// formatText reports whether the line checks of RB2xx read the body: a 2xx
-// (or local) body that is text, neither UTF-16/32 (RB202) nor binary
-// (RB204).
-func formatText(p *pass) bool {
-	return !formatSkip(p) && formatWide(p.src) == "" && formatBinaryKind(p.src) == ""
-}
-
-// formatInvalidAt returns the offset of the first byte of s that is not
-// valid UTF-8, -1 when there is none.
-func formatInvalidAt(s string) int {
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
-}
-
-// formatReplace returns s with every character for which f says so
-// replaced by what f returns. Bytes that are not UTF-8 stay as they are
-// (strings.Map would turn them into U+FFFD).
-func formatReplace(s string, f func(rune) (string, bool)) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if repl, ok := f(r); ok && !(r == utf8.RuneError && size == 1) {
-			b.WriteString(repl)
-		} else {
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// formatEOL returns line l's terminator: "\r\n", "\n", "\r" or "".
-func formatEOL(p *pass, l *line) string {
-	end := l.Span.End.Offset
-	return p.src[end : end+l.EOL]
-}
-
-// formatLFEdits returns the edits that end every line with LF (FX03).
-func formatLFEdits(p *pass) []Edit {
-	var edits []Edit
+// Format returns src in the canonical layout of the fixer: the
+// leading comments, then the groups — the "*" group after the named ones,
+// and a group that names a token before any group whose token contains it
+// (FX18) — each with its User-agent lines, Robot-version, its rules from
+// the longest pattern to the shortest with Allow first on a tie (FX30),
+// then its other lines; then Host and Clean-param; then every Sitemap.
+// Groups are separated by one blank line, keys of exact directives take
+// their canonical spelling, values and comments are kept, lines end with
+// LF and the file with a newline. Comment lines travel with the line they
+// precede, except the comments at the top of the file, which stay there.
+//
+// Lines whose reading differs between robots (missing colons, misspelt
+// keys, lines cut at 16,664 bytes) are kept as written: Format changes
+// layout, not meaning. It checks that with Equivalent and returns src and
+// an error if the layout would change a google or rfc9309 verdict, or
+// would move a line into or out of the first 500 KiB of a longer file,
+// the part Google and RFC 9309 robots read (robots.MaxBytes).
+func Format(src []byte) ([]byte, error) {
+	p := newPass(syntax.Parse("", src), nil)
+	first := len(p.lines) // the first line that is not a comment or blank
 	for i := range p.lines {
-		l := &p.lines[i]
-		if eol := formatEOL(p, l); eol == "\r\n" || eol == "\r" {
-			end := l.Span.End.Offset
-			edits = append(edits, Edit{Start: end, End: end + l.EOL, New: "\n"})
-		}
-	}
-	return edits
-}
-
-// formatControl reports whether r is a control character of RB210: C0
-// but TAB (and VT and FF, which RB211 reports), DEL, and C1 but U+0085
-// (RB211's).
-func formatControl(r rune) bool {
-	switch {
-	case r == '\t' || r == '\v' || r == '\f' || r == '\u0085':
-		return false
-	case r < 0x20, r == 0x7F, r >= 0x80 && r <= 0x9F:
-		return true
-	}
-	return false
-}
-
-// formatLineBreak reports whether r is a line break for some robots but
-// not for others (RB211): U+0085, U+2028, U+2029 (crawler-commons, and
-// Python's str.splitlines), VT and FF (Python's str.splitlines).
-func formatLineBreak(r rune) bool {
-	return r == '\u0085' || r == '\u2028' || r == '\u2029' || r == '\v' || r == '\f'
-}
-
-// formatInvisible names the invisible and non-ASCII white-space characters
-// of RB212. A name ending in "space" (but not "zero width …") is a space
-// the fix turns into U+0020; the others are dropped.
-var formatInvisible = map[rune]string{
-	'\u00A0': "no-break space",
-	'\u1680': "ogham space mark",
-	'\u2000': "en quad space",
-	'\u2001': "em quad space",
-	'\u2002': "en space",
-	'\u2003': "em space",
-	'\u2004': "three-per-em space",
-	'\u2005': "four-per-em space",
-	'\u2006': "six-per-em space",
-	'\u2007': "figure space",
-	'\u2008': "punctuation space",
-	'\u2009': "thin space",
-	'\u200A': "hair space",
-	'\u200B': "zero width space",
-	'\u200C': "zero width non-joiner",
-	'\u200D': "zero width joiner",
-	'\u202F': "narrow no-break space",
-	'\u205F': "medium mathematical space",
-	'\u2060': "word joiner",
-	'\u3000': "ideographic space",
-	'\uFEFF': "zero width no-break space",
-}
-
-// formatCode returns the part of line l before its comment, and its
-// offset: the text RB212 and RB213 look at. Blank and comment lines have
-// none.
-func formatCode(p *pass, l *line) (string, int) {
-	if l.Kind != syntax.DirectiveLine && l.Kind != syntax.InvalidLine {
-		return "", l.Span.Start.Offset
-	}
-	start, end := l.Span.Start.Offset, l.Span.End.Offset
-	if l.Comment.IsValid() {
-		end = l.Comment.Start.Offset
-	}
-	return p.src[start:end], start
-}
-
-// formatSuggest attaches the FX03 edit that replaces line l's text with
-// fixed, in the class the edit earns: P when it touches only the comment,
-// PG when Google's and RFC 9309's reading of the line stays the same
-// (a key they read by prefix, say), I otherwise.
-func formatSuggest(p *pass, d *Diagnostic, l *line, fixed, msg string) {
-	start, end := l.Span.Start.Offset, l.Span.End.Offset
-	text := p.src[start:end]
-	if fixed == text {
-		return
-	}
-	class := Intent
-	switch {
-	case l.Comment.IsValid() && text[:l.Comment.Start.Offset-start] == fixed[:min(len(fixed), l.Comment.Start.Offset-start)] &&
-		formatSameReading(text, fixed):
-		class = Preserving
-	case formatSameReading(text, fixed):
-		class = PreservingGoogle
-	}
-	d.suggest("FX03", class, msg, Edit{Start: start, End: end, New: fixed})
-}
-
-// formatSameReading reports whether the lines a and b read the same for
-// Google and RFC 9309 robots: the same kind of line, field, leniency and
-// value.
-func formatSameReading(a, b string) bool {
-	fa, fb := syntax.Parse("", []byte(a)), syntax.Parse("", []byte(b))
-	if len(fa.Lines) != 1 || len(fb.Lines) != 1 {
-		return false
-	}
-	la, lb := &fa.Lines[0], &fb.Lines[0]
-	const reading = syntax.Lenient | syntax.MissingColon
-	if la.Kind != lb.Kind || la.Field != lb.Field || la.Flags&reading != lb.Flags&reading {
-		return false
-	}
-	if la.Kind != syntax.DirectiveLine {
-		return true
-	}
-	if la.Field == syntax.Unknown {
-		return true // nobody we keep reads an unknown line
-	}
-	return fa.Text(la.Value) == fb.Text(lb.Value)
-}
-
-// formatLogicalRedirect reports whether an HTML body redirects with a
-// meta refresh or a script (RB205): robots follow neither.
-func formatLogicalRedirect(src string) bool {
-	s := strings.ToLower(src[:min(len(src), 64<<10)])
-	s = strings.NewReplacer(`"`, "", "'", "", " ", "").Replace(s)
-	for _, sign := range []string{"http-equiv=refresh", "location.href=", "location.replace(", "location.assign(", "window.location="} {
-		if strings.Contains(s, sign) {
-			return true
-		}
-	}
-	return false
-}
-
-// isHTML reports whether the body is an HTML document rather than a
-// robots.txt: it holds a "<!doctype html", "<html", "<head" or "<body" tag
-// followed by white space or ">" (RB205), in its first 64
-// KiB.
-func isHTML(src string) bool {
-	s := strings.ToLower(src[:min(len(src), 64<<10)])
-	for i := 0; i < len(s); {
-		j := strings.IndexByte(s[i:], '<')
-		if j < 0 {
+		if k := p.lines[i].Kind; k != syntax.BlankLine && k != syntax.CommentLine {
+			first = i
 			break
 		}
-		i += j + 1
-		rest := s[i:]
-		if d, ok := strings.CutPrefix(rest, "!doctype"); ok {
-			t := strings.TrimLeft(d, " \t\n\r\f")
-			if len(t) < len(d) && strings.HasPrefix(t, "html") {
-				return true
+	}
+	if first == len(p.lines) {
+		first = 0 // only comments: they are the trailer
+	}
+	p.attachComments(first)
+
+	// The sections of the output, in order.
+	var nonGroup, sitemaps, before []int
+	inGroup := make([]bool, len(p.lines))
+	var sections [][]int
+	for _, gi := range p.groupOrder() {
+		ls := p.groupLines(gi)
+		for _, i := range ls {
+			inGroup[i] = true
+		}
+		sections = append(sections, ls)
+	}
+	for i := first; i < len(p.lines); i++ {
+		l := &p.lines[i]
+		switch {
+		case l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine:
+		case l.is(dSitemap):
+			sitemaps = append(sitemaps, i)
+		case l.is(dHost) || l.is(dCleanParam):
+			nonGroup = append(nonGroup, i)
+		case !inGroup[i]:
+			before = append(before, i)
+		}
+	}
+	sections = append([][]int{before}, append(sections, nonGroup, sitemaps)...)
+
+	// The header: the comments above the first line of the input, and
+	// those of the first line of the output, which a second run would
+	// read as header too. The layout keeps the leading comment block at
+	// the top, whatever moves.
+	var header []string
+	for i := 0; i < first; i++ {
+		if l := &p.lines[i]; l.Kind == syntax.CommentLine {
+			header = append(header, strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset]))
+		}
+	}
+	for _, sec := range sections {
+		if len(sec) > 0 {
+			header = append(header, p.leading[sec[0]]...)
+			delete(p.leading, sec[0])
+			break
+		}
+	}
+
+	// A line of the output, and the input line it lays out (-1 for a
+	// comment).
+	type outLine struct {
+		text string
+		from int
+	}
+	var b strings.Builder
+	ends := make([]int, len(p.lines)) // where each input line ends in the output
+	block := func(lines []outLine) {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		for _, l := range lines {
+			b.WriteString(l.text + "\n")
+			if l.from >= 0 {
+				ends[l.from] = b.Len()
 			}
+		}
+	}
+	comments := func(cs []string) []outLine {
+		out := make([]outLine, len(cs))
+		for i, c := range cs {
+			out[i] = outLine{c, -1}
+		}
+		return out
+	}
+	block(comments(header))
+	for _, sec := range sections {
+		if len(sec) == 0 {
 			continue
 		}
-		for _, tag := range []string{"html", "head", "body"} {
-			if t, ok := strings.CutPrefix(rest, tag); ok && t != "" && strings.IndexByte(" \t\n\r\f>", t[0]) >= 0 {
+		var out []outLine
+		for _, i := range sec {
+			out = append(append(out, comments(p.leading[i])...), outLine{p.canonical(&p.lines[i]), i})
+		}
+		block(out)
+	}
+	if t := p.trailing(); len(t) > 0 {
+		block(comments(t))
+	}
+	out := []byte(b.String())
+	if len(out) > 0 && out[0] == 0xEF {
+		// Robots would skip the first octets as a byte order mark (or a
+		// prefix of one); a whole mark in front keeps them.
+		out = append([]byte("\xEF\xBB\xBF"), out...)
+		for i := range ends {
+			if ends[i] > 0 {
+				ends[i] += 3
+			}
+		}
+	}
+	if err := p.layoutCut(out, ends); err != nil {
+		return src, err
+	}
+	if d := Equivalent(src, out); d != nil {
+		return src, fmt.Errorf("the layout would change %s's verdict for %s under %v; file left as it is", d.Agent, d.URL, d.Profile)
+	}
+	return out, nil
+}
+
+// layoutCut returns an error when the layout out moves a line that is not
+// a comment or blank into or out of the part of the file robots read,
+// its first 500 KiB (readEnd): Google would read a rule it ignored, or
+// ignore one it read. ends holds where each input line ends in out, 0
+// for the lines out does not hold.
+func (p *pass) layoutCut(out []byte, ends []int) error {
+	if len(p.src) <= robots.MaxBytes && len(out) <= robots.MaxBytes {
+		return nil
+	}
+	inEnd, outEnd := readEnd(p.src), readEnd(string(out))
+	for i := range p.lines {
+		l := &p.lines[i]
+		if l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine || ends[i] == 0 {
+			continue
+		}
+		was, is := l.Span.End.Offset+l.EOL <= inEnd, ends[i] <= outEnd
+		if was == is {
+			continue
+		}
+		how := "out of"
+		if is {
+			how = "into"
+		}
+		text := strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset])
+		if len(text) > 60 {
+			text = text[:57] + "..."
+		}
+		return fmt.Errorf("the layout would move line %d (%q) %s the first 500 KiB, the part of the file Google and RFC 9309 robots read; file left as it is", i+1, text, how)
+	}
+	return nil
+}
+
+// attachComments records, for every line from the line from on that is
+// not a comment or blank, the comment lines right above it (blank lines
+// between them allowed).
+func (p *pass) attachComments(from int) {
+	p.leading = make(map[int][]string)
+	var run []string
+	for i := from; i < len(p.lines); i++ {
+		l := &p.lines[i]
+		switch l.Kind {
+		case syntax.CommentLine:
+			run = append(run, strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset]))
+		case syntax.BlankLine:
+		default:
+			if len(run) > 0 {
+				p.leading[i] = run
+				run = nil
+			}
+		}
+	}
+}
+
+// trailing returns the comment lines after the last line that is not a
+// comment or blank.
+func (p *pass) trailing() []string {
+	var out []string
+	for i := len(p.lines) - 1; i >= 0; i-- {
+		l := &p.lines[i]
+		if l.Kind == syntax.CommentLine {
+			out = append([]string{strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset])}, out...)
+		} else if l.Kind != syntax.BlankLine {
+			break
+		}
+	}
+	return out
+}
+
+// groupLines returns the lines of group gi in canonical order: User-agent
+// lines, Robot-version, rules sorted by FX30, the other members in the
+// canonical order, then the other lines that stood in the group's span (unknown
+// keys, invalid lines), in file order. Sitemap, Host and Clean-param are
+// left to the sections after the groups.
+func (p *pass) groupLines(gi int) []int {
+	g := &p.groups[gi]
+	end := len(p.lines)
+	if gi+1 < len(p.groups) {
+		end = p.groups[gi+1].first()
+	}
+	var agents, version, rules, others, rest []int
+	for i := g.first(); i < end; i++ {
+		l := &p.lines[i]
+		switch {
+		case l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine:
+		case l.is(dUserAgent):
+			agents = append(agents, i)
+		case l.is(dRobotVersion):
+			version = append(version, i)
+		case l.dir.rule():
+			rules = append(rules, i)
+		case l.dir.nonGroup():
+		case l.dir.member():
+			others = append(others, i)
+		default:
+			rest = append(rest, i)
+		}
+	}
+	sort.SliceStable(rules, func(a, b int) bool {
+		la, lb := &p.lines[rules[a]], &p.lines[rules[b]]
+		na, nb := len(pattern.AppendGoogle(nil, la.value)), len(pattern.AppendGoogle(nil, lb.value))
+		if na != nb {
+			return na > nb
+		}
+		return la.is(dAllow) && !lb.is(dAllow)
+	})
+	sort.SliceStable(others, func(a, b int) bool { return p.lines[others[a]].dir < p.lines[others[b]].dir })
+	return append(append(append(append(agents, version...), rules...), others...), rest...)
+}
+
+// groupOrder returns the order of the groups in the output (FX18): a group
+// goes after every group that names a token containing one of its tokens,
+// the "*" groups after the named ones, and a group without rules — which
+// can only be the last, since a User-agent line after it would join it —
+// stays last. Otherwise the file's order is kept.
+func (p *pass) groupOrder() []int {
+	rank := func(gi int) int {
+		g := &p.groups[gi]
+		switch {
+		case len(g.rules) == 0:
+			return 2
+		case g.global:
+			return 1
+		}
+		return 0
+	}
+	left := make([]int, len(p.groups))
+	for i := range left {
+		left[i] = i
+	}
+	sort.SliceStable(left, func(a, b int) bool { return rank(left[a]) < rank(left[b]) })
+	var out []int
+	for len(left) > 0 {
+		pick := 0
+	find:
+		for k, gi := range left {
+			for _, hj := range left {
+				if hj != gi && rank(hj) == rank(gi) && p.contains(hj, gi) {
+					continue find
+				}
+			}
+			pick = k
+			break
+		}
+		out = append(out, left[pick])
+		left = append(left[:pick], left[pick+1:]...)
+	}
+	return out
+}
+
+// contains reports whether a token of group h contains a different token
+// of group g: h must come first.
+func (p *pass) contains(h, g int) bool {
+	for _, i := range p.groups[h].agents {
+		hk := p.lines[i].agent
+		for _, j := range p.groups[g].agents {
+			gk := p.lines[j].agent
+			if gk != "" && gk != "*" && hk != gk && strings.Contains(hk, gk) {
 				return true
 			}
 		}
@@ -637,12 +308,16 @@ func isHTML(src string) bool {
 	return false
 }
 
-// isBinary reports whether the body is not text: UTF-16 or UTF-32
-// (RB202), which no robot reading UTF-8 finds a line in, or binary
-// (RB204). The runner skips the checks RB3xx–RB7xx for it.
-func isBinary(src string) bool {
-	return formatWide(src) != "" || formatBinaryKind(src) != ""
+// canonical returns line l in canonical form: "Key: value # comment" for
+// a directive whose key is exact; the trimmed text otherwise.
+func (p *pass) canonical(l *line) string {
+	text := strings.TrimRight(p.src[l.Span.Start.Offset:l.Span.End.Offset], " \t")
+	if l.Kind != syntax.DirectiveLine || l.match != keyExact || l.Flags&(syntax.MissingColon|syntax.TooLong|syntax.NUL) != 0 {
+		return strings.TrimLeft(text, " \t")
+	}
+	s := directiveNames[l.dir] + ": " + l.value
+	if l.Comment.IsValid() {
+		s += " " + strings.TrimRight(p.src[l.Comment.Start.Offset:l.Comment.End.Offset], " \t")
+	}
+	return strings.TrimRight(s, " ")
 }
-
-// formatTodo lists the checks of this section not implemented, with the reason.
-var formatTodo = map[string]string{}

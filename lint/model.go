@@ -81,7 +81,7 @@ var unusedNames = []string{"revisit-after", "domain", "content-usage", "cache-de
 
 // line is a line of the file as the checker's parse model reads it.
 type line struct {
-	syntax.Line
+	*syntax.Line
 	num int // 1-based
 
 	// dir is the directive the key names when it is exact or a variant
@@ -146,12 +146,12 @@ func (p *pass) model() {
 	}
 	for i := range f.Lines {
 		l := &p.lines[i]
-		l.Line = f.Lines[i]
+		l.Line = &f.Lines[i]
 		l.num = i + 1
 		l.group, l.strict = -1, -1
 		if l.Kind == syntax.DirectiveLine {
 			l.key, l.value = f.Text(l.Key), f.Text(l.Value)
-			l.dir, l.match, l.guess = classifyKey(&l.Line, l.key)
+			l.dir, l.match, l.guess = classifyKey(l.Line, l.key)
 			if l.Flags&syntax.MissingColon != 0 && l.dir == dNone {
 				// Only a known key makes a two-word line a directive
 				// (RB302); the rest is unparseable.

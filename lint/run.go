@@ -196,7 +196,7 @@ func (p *pass) equivalent(a, b []byte) (*Difference, error) {
 	if string(a) == p.src {
 		// The checks compare the file with itself edited: read it once.
 		if p.prover == nil {
-			p.prover = newProver(a)
+			p.prover = newProverOf(a, p.file)
 		}
 		pr = p.prover
 	} else {

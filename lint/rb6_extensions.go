@@ -898,6 +898,3 @@ var rb672 = &Check{
 		})
 	},
 }
-
-// extTodo lists the checks of this section not implemented, with the reason.
-var extTodo = map[string]string{}

@@ -55,9 +55,6 @@ var rb401 = &Check{
 	},
 }
 
-// groupTodo lists the checks of this section not implemented, with the reason.
-var groupTodo = map[string]string{}
-
 // rb402 is check RB402: see its Doc.
 var rb402 = &Check{
 	Code: "RB402", Name: "blank-after-user-agent", Title: "blank line between User-agent and its first rule",

@@ -871,6 +871,3 @@ func formatCount(n int64) string {
 	}
 	return b.String()
 }
-
-// fetchTodo lists the checks of this section not implemented, with the reason.
-var fetchTodo = map[string]string{}

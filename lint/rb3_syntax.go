@@ -420,6 +420,3 @@ var rb313 = &Check{
 		}
 	},
 }
-
-// syntaxTodo lists the checks of this section not implemented, with the reason.
-var syntaxTodo = map[string]string{}

@@ -1024,6 +1024,3 @@ var rb523 = &Check{
 		})
 	},
 }
-
-// ruleTodo lists the checks of this section not implemented, with the reason.
-var ruleTodo = map[string]string{}

@@ -494,6 +494,3 @@ var rb707 = &Check{
 		}
 	},
 }
-
-// crossTodo lists the checks of this section not implemented, with the reason.
-var crossTodo = map[string]string{}
