@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,6 +137,23 @@ func benchOne(b *testing.B, src []byte) {
 			Fix(src, nil)
 		}
 	})
+}
+
+// benchFile names one file for BenchmarkFile:
+//
+//	go test ./lint -run '^$' -bench File -file PATH
+var benchFile = flag.String("file", "", "a robots.txt file for BenchmarkFile")
+
+// BenchmarkFile compiles, checks and fixes the -file file.
+func BenchmarkFile(b *testing.B) {
+	if *benchFile == "" {
+		b.Skip("set -file PATH to run BenchmarkFile")
+	}
+	src, err := os.ReadFile(*benchFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchOne(b, src)
 }
 
 // BenchmarkSmall checks and fixes a 2 KB file.
