@@ -23,9 +23,15 @@ var allowedImports = map[string][]string{
 	"fetch":                    {"", "syntax", "agents"},                                                                              // L3: over HTTP, with the root package's rules
 	"lint":                     {"", "syntax", "agents", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
 	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                             // L4: a page as a robot sees it
-	"internal/wire":            {"", "syntax", "agents", "fetch", "lint"},                                                             // L4: JSON shapes of the CLI and the API
-	"cmd/robots":               {"", "syntax", "internal/pattern", "internal/spell", "agents", "fetch", "lint", "internal/txtar", "internal/textedit", "internal/wire", "meta", "page", "server"},
-	"server":                   {"", "syntax", "agents", "fetch", "lint", "meta", "page", "internal/wire", "internal/textedit"}, // L5: the web checker and API
+	"internal/wire":            {"", "syntax", "fetch", "lint"},                                                                       // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
+	"internal/sitecheck":       {"fetch", "lint"},                                                                                     // L4: fetch-then-check of the CLI and the API
+	"cmd/robots":               {"", "syntax", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "server"},
+	"server":                   {"", "syntax", "agents", "fetch", "lint", "meta", "page", "internal/wire", "internal/sitecheck", "internal/textedit"}, // L5: the web checker and API
+	"fetch/diskcache":          {"fetch"},
+	"fetch/rediscache":         {"fetch"},
+	"fetch/cachespec":          {"fetch", "fetch/diskcache", "fetch/rediscache"},
+	"fetch/internal/cachetest": {"fetch"},
+	"fetch/internal/redistest": {},
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},
 }
@@ -38,6 +44,7 @@ var forbiddenDeps = map[string][]string{
 	"internal/pattern": {"net", "net/http"},
 	"internal/octets":  {"net", "net/http"},
 	"agents":           {"net", "net/http"},
+	"fetch":            {"github.com/redis/go-redis/v9", "go.etcd.io/bbolt"}, // the cache backends live in fetch/diskcache and fetch/rediscache
 }
 
 // TestLayering fails on any import between packages of this module that

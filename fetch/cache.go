@@ -8,6 +8,15 @@ import (
 	"github.com/robotskit/robots"
 )
 
+// DefaultRetain is how long a cache outside the process keeps an entry
+// after its fetch, unless told otherwise: 60 days. The disk cache
+// (fetch/diskcache) and the Redis cache (fetch/rediscache) use it. The
+// last good copy must outlive Google's 30-day outage window (Google's
+// robots.txt documentation: after 30 days unreachable, Google uses the
+// last cached copy, or crawls freely when it has none), with room for a
+// crawler that visits a site only every few weeks.
+const DefaultRetain = 60 * 24 * time.Hour
+
 // A Cache keeps what the last fetch of each origin's robots.txt found, so
 // that a robot fetches each file about once a day (Google caches a
 // robots.txt for up to 24 hours) and still knows the last good copy during

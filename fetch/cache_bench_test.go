@@ -3,10 +3,8 @@ package fetch
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,7 +13,8 @@ import (
 
 // benchOriginBody returns a robots.txt of about 560 bytes, the median of
 // the real corpus (556 bytes; the mean is 1,998), with paths of its own
-// so that no two origins share rules.
+// so that no two origins share rules. (internal/cachetest.OriginBody is
+// the same, for the benchmarks of the other cache packages.)
 func benchOriginBody(i int) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# robots.txt for host%05d.example\n", i)
@@ -182,52 +181,6 @@ func BenchmarkMemoryCacheGetParallel(b *testing.B) {
 			i++
 		}
 	})
-}
-
-// benchGet measures hits of c over 1,000 origins.
-func benchGet(b *testing.B, c Cache) {
-	const n = 1000
-	ctx := context.Background()
-	keys := make([]string, n)
-	now := time.Now()
-	// Put from many goroutines, as a crawler does: a DiskCache then
-	// writes them in a few transactions rather than one per 10 ms.
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for i := range keys {
-		keys[i] = benchOriginKey(i)
-		e := &Entry{URL: "https://example.com/robots.txt", Outcome: Success, Status: 200,
-			Fetched: now, Expires: now.Add(24 * time.Hour), Good: Success, GoodAt: now, Body: benchOriginBody(i)}
-		wg.Go(func() { errs <- c.Put(ctx, keys[i], e) })
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if e, err := c.Get(ctx, keys[i%n]); e == nil || err != nil {
-			b.Fatalf("Get = %v, %v", e, err)
-		}
-		i++
-	}
-}
-
-func BenchmarkDiskCacheGet(b *testing.B) {
-	d, err := OpenDiskCache(filepath.Join(b.TempDir(), "robots.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
-	benchGet(b, d)
-}
-
-func BenchmarkRedisCacheGet(b *testing.B) {
-	benchGet(b, cacheTestRedis(b))
 }
 
 func BenchmarkEntryMarshal(b *testing.B) {

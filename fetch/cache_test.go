@@ -2,12 +2,8 @@ package fetch
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
-	"sync"
-	"testing"
 	"time"
 )
 
@@ -22,7 +18,9 @@ Disallow: /nogoogle/
 `
 
 // cacheTestEntries returns entries that cover every field, relative to
-// now so that no retention period has passed.
+// now so that no retention period has passed. (internal/cachetest has the
+// same for the tests of the other cache packages, which this package's
+// own tests cannot import.)
 func cacheTestEntries() []struct {
 	name string
 	e    *Entry
@@ -115,129 +113,4 @@ func cacheEntryDiff(got, want *Entry) string {
 		d = append(d, fmt.Sprintf("Body of %d bytes, want %d", len(got.Body), len(want.Body)))
 	}
 	return strings.Join(d, "; ")
-}
-
-// cacheImpls are the caches every behaviour test runs against. A cache
-// whose server is missing skips the test (see cacheTestRedisAddr).
-var cacheImpls = []struct {
-	name string
-	open func(t *testing.T) Cache
-}{
-	{"memory", func(t *testing.T) Cache { return NewMemoryCache(0) }},
-	{"disk", func(t *testing.T) Cache { return cacheTestDisk(t) }},
-	{"redis", func(t *testing.T) Cache { return cacheTestRedis(t) }},
-	{"layered/memory+disk", func(t *testing.T) Cache {
-		return Layered(NewMemoryCache(0), cacheTestDisk(t))
-	}},
-	{"layered/memory+redis", func(t *testing.T) Cache {
-		return Layered(NewMemoryCache(0), cacheTestRedis(t))
-	}},
-	{"layered/disk+redis", func(t *testing.T) Cache {
-		return Layered(cacheTestDisk(t), cacheTestRedis(t))
-	}},
-}
-
-func cacheTestDisk(t *testing.T) *DiskCache {
-	t.Helper()
-	d, err := OpenDiskCache(filepath.Join(t.TempDir(), "robots.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return d
-}
-
-// TestCacheBehaviour runs the same checks against every Cache: a miss, a
-// round trip of every field, a replacement, and concurrent use (run with
-// -race).
-func TestCacheBehaviour(t *testing.T) {
-	for _, impl := range cacheImpls {
-		t.Run(impl.name, func(t *testing.T) {
-			c := impl.open(t)
-			ctx := context.Background()
-
-			t.Run("miss", func(t *testing.T) {
-				e, err := c.Get(ctx, "google https://absent.example")
-				if e != nil || err != nil {
-					t.Fatalf("Get of a missing key = %v, %v; want nil, nil", e, err)
-				}
-			})
-
-			t.Run("round trip", func(t *testing.T) {
-				for _, tc := range cacheTestEntries() {
-					key := "google " + tc.name
-					if err := c.Put(ctx, key, tc.e); err != nil {
-						t.Fatalf("%s: Put: %v", tc.name, err)
-					}
-					got, err := c.Get(ctx, key)
-					if err != nil {
-						t.Fatalf("%s: Get: %v", tc.name, err)
-					}
-					if d := cacheEntryDiff(got, tc.e); d != "" {
-						t.Errorf("%s: %s", tc.name, d)
-					}
-				}
-			})
-
-			t.Run("replace", func(t *testing.T) {
-				es := cacheTestEntries()
-				key := "rfc9309 https://replace.example"
-				for _, tc := range es[:3] {
-					if err := c.Put(ctx, key, tc.e); err != nil {
-						t.Fatal(err)
-					}
-				}
-				got, err := c.Get(ctx, key)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d := cacheEntryDiff(got, es[2].e); d != "" {
-					t.Error(d)
-				}
-			})
-
-			t.Run("concurrent", func(t *testing.T) {
-				const goroutines, rounds, keys = 50, 20, 7
-				es := cacheTestEntries()
-				var wg sync.WaitGroup
-				errs := make(chan error, goroutines)
-				for g := range goroutines {
-					wg.Go(func() {
-						for r := range rounds {
-							k := (g + r) % keys
-							key := fmt.Sprintf("google https://c%d.example", k)
-							if (g+r)%3 == 0 {
-								if err := c.Put(ctx, key, es[k].e); err != nil {
-									errs <- err
-									return
-								}
-								continue
-							}
-							got, err := c.Get(ctx, key)
-							if err != nil {
-								errs <- err
-								return
-							}
-							// Each key only ever holds one entry.
-							if got != nil {
-								if d := cacheEntryDiff(got, es[k].e); d != "" {
-									errs <- fmt.Errorf("%s: %s", key, d)
-									return
-								}
-							}
-						}
-					})
-				}
-				wg.Wait()
-				close(errs)
-				for err := range errs {
-					t.Error(err)
-				}
-			})
-		})
-	}
 }

@@ -17,7 +17,7 @@ const codecVersion = 1
 var errNilEntry = errors.New("fetch: nil cache entry")
 
 // MarshalBinary encodes the entry for a cache outside the process (see
-// DiskCache and RedisCache). The rules compiled from Body are not kept:
+// the packages fetch/diskcache and fetch/rediscache). The rules compiled from Body are not kept:
 // they are compiled again, at most once, after UnmarshalBinary.
 //
 // The layout is a version byte (1), then the fields in declaration order:
@@ -99,6 +99,23 @@ func (e *Entry) UnmarshalBinary(data []byte) error {
 	// The memo belongs to the old Body.
 	e.compiled.Store(nil)
 	return nil
+}
+
+// EncodedFetched returns the Fetched time of the entry that data, made by
+// MarshalBinary, encodes, reading only the fields before it; ok is false
+// when data does not start as an encoded entry does. It is for a cache
+// outside the process, such as the disk cache (fetch/diskcache), that
+// finds its old and expired entries without decoding their bodies.
+func EncodedFetched(data []byte) (fetched time.Time, ok bool) {
+	d := decoder{b: data}
+	if d.byte() != codecVersion {
+		return time.Time{}, false
+	}
+	d.bytes()
+	d.outcome()
+	d.int()
+	t := d.time()
+	return t, d.err == nil
 }
 
 // appendTime appends t as described at MarshalBinary.

@@ -1,8 +1,9 @@
 // Package fetch gets robots.txt files the way real robots do: the status
 // codes, redirects, size limit, timeouts and cache lifetimes of one robot
-// family, a cache shared by many goroutines (in memory, on disk with
-// bbolt, or in Redis for a crawler fleet), and an http.RoundTripper that
-// makes any Go HTTP client obey robots.txt and pace itself.
+// family, a cache shared by many goroutines (in memory; on disk with
+// bbolt, or in Redis for a crawler fleet, in the packages fetch/diskcache
+// and fetch/rediscache), and an http.RoundTripper that makes any Go HTTP
+// client obey robots.txt and pace itself.
 //
 //	f := &fetch.Fetcher{UserAgent: "ExampleBot/1.0 (+https://example.com/bot)"}
 //	res, err := f.Get(ctx, "https://example.com/some/page")
@@ -90,18 +91,22 @@
 // and the last good copy, which must outlive the freshness time. A failing
 // cache costs a fetch, never a disallow.
 //
-// The disk cache (DiskCache, OpenCache's "disk:PATH?max=SIZE") loses only
-// cache. Its file is checked before bbolt maps it; one that is truncated,
-// corrupt or not a DiskCache's is moved aside to PATH.corrupt-TIME and
-// replaced by an empty one; a panic or memory fault of bbolt on a corrupt page later
-// is recovered the same way (Stats counts both; DiskOptions.Logger is
-// told). A file that another process has open fails in a second with
-// "in use by another process". The file stays under its bound, 256 MiB by
-// default: expired entries go first, then the oldest, and the file is
-// compacted when it must shrink. Put queues the entry and returns; one
-// goroutine writes the queue in batches, so a crawler that stores files
-// one by one does not wait for a sync each. Close (or Flush) writes
-// everything queued; a crash loses only the last moments' Puts.
+// This package has the MemoryCache, bounded by bytes, and Layered, which
+// puts a fast cache in front of a slower one. The caches outside the
+// process are packages of their own, so that a program that imports
+// fetch links neither bbolt nor go-redis:
+//
+//   - fetch/diskcache: a cache in a bbolt file, which survives a restart,
+//     loses only cache when its file is truncated or corrupt, and stays
+//     under a bound;
+//   - fetch/rediscache: a cache in Redis, which a crawler fleet shares,
+//     with a circuit breaker that keeps an outage of Redis cheap;
+//   - fetch/cachespec: opens any of them, behind a MemoryCache, from a
+//     string such as a command-line flag: "memory", "disk:PATH?max=SIZE"
+//     or "redis://…".
+//
+// The disk and Redis caches store an Entry as its MarshalBinary encoding,
+// and keep it DefaultRetain after its fetch.
 //
 // # Sources
 //

@@ -6,6 +6,7 @@ import (
 	"compress/zlib"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net"
@@ -149,8 +150,18 @@ type Result struct {
 	HTML bool
 	// Duration is the time the whole fetch took.
 	Duration time.Duration
-	// Err is the network error that ended the fetch, "" if none.
+	// Err is the network error that ended the fetch, "" if none, in the
+	// words a robot's log would use; the JSON traces of the fetch carry it.
 	Err string
+	// Error is the error behind Err, nil exactly when Err is "": the
+	// client's error (a *url.Error around a *net.OpError, a
+	// *net.DNSError, an x509 error …), the body's read or decoding error,
+	// or, when the fetch ran out of time, one that wraps ctx.Err()
+	// (context.DeadlineExceeded for the Timeout). Use errors.Is and
+	// errors.As on it rather than reading Err; TimedOut already says
+	// whether it was a timeout. It is never encoded: a result from the
+	// cache has none.
+	Error error `json:"-"`
 	// Warnings are the fetch's problems a webmaster should hear about.
 	Warnings []string
 	// FromCache is set when no request was made.
@@ -166,12 +177,23 @@ type Result struct {
 	// on a redirect it did not follow, Loop reports that the redirect led
 	// back to a URL already requested (a URL that redirects to itself
 	// included), and TooManyRedirects that following it would have passed
-	// the fetcher's limit. TimedOut reports that no complete response
-	// arrived within the timeout. They are zero for a result from the
-	// cache.
+	// the fetcher's limit. They are zero for a result from the cache.
 	Redirects              int
 	Loop, TooManyRedirects bool
-	TimedOut               bool
+	// TimedOut reports that no complete response arrived in time, and so
+	// that the fetch ended on a timeout rather than on an answer or a
+	// refusal: the fetcher's Timeout or the deadline of the caller's
+	// context passed, or the caller's context ended while the body was
+	// arriving (Err then says "no complete response within …"), or
+	// the Client gave up first on a deadline of its own — its Timeout, a
+	// dial, TLS handshake or response-header timeout, a DNS lookup that
+	// timed out — which Error reports as context.DeadlineExceeded or as a
+	// net.Error whose Timeout method returns true (IsTimeout). Google
+	// reads such a robots.txt as unreachable, a server error (Google's
+	// robots.txt documentation,
+	// https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt).
+	// It is false for a result from the cache.
+	TimedOut bool
 
 	rules *robots.Rules
 	ttl   time.Duration // freshness of a fetched result, set by final
@@ -456,12 +478,13 @@ func (f *Fetcher) fetch(ctx context.Context, target string, o Origin) *Result {
 		hop, resp, err := f.request(ctx, &c, cur, ua)
 		if err != nil {
 			r.Hops = append(r.Hops, hop.Hop)
-			r.Err = hop.Err
+			r.Err, r.Error, r.TimedOut = hop.Err, err, IsTimeout(err)
 			r.end = endNetwork
 			r.Outcome, r.note = s.outcome(r, maxRedirects)
 			if ctx.Err() == context.DeadlineExceeded {
 				r.TimedOut = true
 				r.Err = "no complete response within " + seconds(timeout)
+				r.Error = timeoutError(r.Err, ctx.Err(), err)
 				r.Hops[len(r.Hops)-1].Err = r.Err
 			}
 			return r
@@ -477,6 +500,7 @@ func (f *Fetcher) fetch(ctx context.Context, target string, o Origin) *Result {
 			switch {
 			case !ok:
 				r.Err = "HTTP " + strconv.Itoa(resp.StatusCode) + " without a usable Location"
+				r.Error = errors.New(r.Err)
 				r.end = endNetwork
 				r.Outcome, r.note = s.outcome(r, maxRedirects)
 				return r
@@ -579,13 +603,15 @@ func (f *Fetcher) final(ctx context.Context, r *Result, hop *liveHop, resp *http
 	case ctx.Err() != nil:
 		r.TimedOut = true
 		r.Err = "no complete response within " + seconds(f.timeout())
+		r.Error = timeoutError(r.Err, ctx.Err(), derr)
 		hop.Err = r.Err
 		r.end = endNetwork
 	case derr != nil:
 		// A body that breaks off or does not decode is an invalid
-		// response, an "other error" for Google.
+		// response, an "other error" for Google; the client's own
+		// deadline passing while it arrives is a timeout.
 		hop.Err = netError(derr)
-		r.Err = hop.Err
+		r.Err, r.Error, r.TimedOut = hop.Err, derr, IsTimeout(derr)
 		r.end = endNetwork
 	case success:
 		r.Size = int64(len(data))
@@ -742,6 +768,32 @@ func resolve(base, loc string) (string, bool) {
 func discard(rc io.ReadCloser) {
 	io.Copy(io.Discard, io.LimitReader(rc, 4<<10))
 	rc.Close()
+}
+
+// IsTimeout reports whether err, such as a Result's Error, is a deadline
+// passing: it is or wraps context.DeadlineExceeded, or it is or wraps a
+// net.Error whose Timeout method returns true (an http.Client's Timeout, a
+// dial, TLS handshake or response-header timeout of its Transport, a DNS
+// lookup that timed out). A cancelled context is not a timeout.
+func IsTimeout(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// timeoutError is the Error of a fetch that its context ended: the words
+// of Err, wrapping the context's error and the client's or the body's
+// error that it caused (nil when there was none).
+func timeoutError(msg string, ctxErr, err error) error {
+	if err == nil || errors.Is(err, ctxErr) {
+		return fmt.Errorf("%s: %w", msg, ctxErr)
+	}
+	return fmt.Errorf("%s: %w (%w)", msg, ctxErr, err)
 }
 
 // netError says in a few words why a request failed.

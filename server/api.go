@@ -12,6 +12,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/sitecheck"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/page"
@@ -113,7 +114,7 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 		}
 	}
 	name, body, cfg := "robots.txt", []byte(nil), lint.Config{Thorough: req.Thorough, AllRobots: req.AllRobots}
-	if req.Profile != "" && !wire.ProfileFamily(profile).Major() {
+	if req.Profile != "" && !lint.ProfileFamily(profile).Major() {
 		cfg.AllRobots = true // the findings of that family are what was asked
 	}
 	var trace *wire.FetchTrace
@@ -123,19 +124,12 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 	case req.Robots != nil:
 		body = []byte(*req.Robots)
 	default:
-		res, err := s.fetchForCheck(ctx, req.URL)
+		site, err := s.fetchForCheck(ctx, req.URL, req.Thorough)
 		if err != nil {
 			return nil, err
 		}
-		tr := wire.LintFetch(res)
-		if res.Status == http.StatusNotFound {
-			tr.CaseVariant = wire.ProbeCaseVariants(ctx, s.client, res.URL)
-		}
-		if req.Thorough {
-			tr.Siblings = wire.FetchSiblings(ctx, s.checkFetcher(), res.URL)
-		}
-		name, body, cfg.URL, cfg.Fetch = res.URL, res.Body, res.URL, tr
-		trace = wire.Trace(res)
+		name, body, cfg.URL, cfg.Fetch = site.URL, site.Body, site.URL, site.Fetch
+		trace = wire.Trace(site.Result)
 	}
 	f := syntax.Parse(name, body)
 	if err := checkBounds(f); err != nil {
@@ -147,7 +141,7 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 	}
 	ds = lint.Fold(ds)
 	if req.Profile != "" {
-		ds = wire.ForProfile(ds, profile)
+		ds = lint.ForProfile(ds, profile)
 	}
 	resp := &wire.CheckResponse{Diagnostics: wire.Diagnostics(ds)}
 	// Before the fixer's work, the answer is bounded by what it will hold
@@ -195,16 +189,20 @@ func (s *Server) checkFetcher() *fetch.Fetcher {
 	return &fetch.Fetcher{Client: s.client, Policy: fetch.Google, Profile: robots.Google, MaxRedirects: 10}
 }
 
-func (s *Server) fetchForCheck(ctx context.Context, raw string) (*fetch.Result, error) {
+// fetchForCheck fetches a site's robots.txt for a check, after the guard
+// let its target through: the file, the trace of the fetch, the case
+// variants of a missing file, and with thorough the sibling origins'
+// files, through the guarded client.
+func (s *Server) fetchForCheck(ctx context.Context, raw string, thorough bool) (*sitecheck.Site, error) {
 	if err := s.guard.checkTarget(ctx, raw); err != nil {
 		return nil, err
 	}
-	res, err := s.checkFetcher().Fetch(ctx, raw)
+	site, err := sitecheck.Fetch(ctx, s.checkFetcher(), raw, sitecheck.Options{CaseClient: s.client, Siblings: thorough})
 	if err != nil {
 		return nil, badRequest("bad_url", err.Error())
 	}
-	s.metrics.fetches.WithLabelValues("robots.txt", res.Outcome.String()).Inc()
-	return res, nil
+	s.metrics.fetches.WithLabelValues("robots.txt", site.Result.Outcome.String()).Inc()
+	return site, nil
 }
 
 // test answers POST /api/v1/test.

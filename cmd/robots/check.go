@@ -13,6 +13,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/sitecheck"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/lint"
@@ -157,26 +158,19 @@ func fetchSource(e *env, nf *netFlags, raw string, thorough bool) (*source, erro
 	defer done()
 	stop := progress(e, "fetching "+raw)
 	defer stop()
-	res, err := f.Fetch(e.ctx, raw)
+	site, err := sitecheck.Fetch(e.ctx, f, raw, sitecheck.Options{
+		CaseClient: &http.Client{Timeout: *nf.timeout},
+		Siblings:   thorough,
+	})
 	if e.ctx.Err() != nil {
 		return nil, e.ctx.Err()
 	}
 	if err != nil {
 		return nil, err
 	}
-	tr := wire.LintFetch(res)
-	if res.Status == http.StatusNotFound {
-		tr.CaseVariant = wire.ProbeCaseVariants(e.ctx, &http.Client{Timeout: *nf.timeout}, res.URL)
-	}
-	if thorough {
-		tr.Siblings = wire.FetchSiblings(e.ctx, f, res.URL)
-	}
-	if e.ctx.Err() != nil {
-		return nil, e.ctx.Err()
-	}
 	stop()
-	fmt.Fprintf(e.stderr, "robots: fetched %s: %s\n", res.URL, fetchSummary(res))
-	return &source{name: res.URL, body: res.Body, cfg: lint.Config{URL: res.URL, Fetch: tr}}, nil
+	fmt.Fprintf(e.stderr, "robots: fetched %s: %s\n", site.URL, fetchSummary(site.Result))
+	return &source{name: site.URL, body: site.Body, cfg: site.Config()}, nil
 }
 
 // fileDiagnostics is one file's findings in check -format json when
@@ -206,7 +200,7 @@ func runCheck(e *env, args []string) error {
 	}
 	// A profile of first-match robots or of the 1994 standard asks for
 	// findings that only -robots all computes.
-	allRobots := *set == "all" || isSet(fs, "profile") && !wire.ProfileFamily(profile).Major()
+	allRobots := *set == "all" || isSet(fs, "profile") && !lint.ProfileFamily(profile).Major()
 	threshold, err := lint.ParseSeverity(*failOn)
 	if err != nil {
 		return &usageError{msg: "-fail-on: " + errorText(err)}
@@ -232,7 +226,7 @@ func runCheck(e *env, args []string) error {
 		ds := lint.Fold(lint.Run(f, &src.cfg))
 		stop()
 		if isSet(fs, "profile") {
-			ds = wire.ForProfile(ds, profile)
+			ds = lint.ForProfile(ds, profile)
 		}
 		for _, d := range ds {
 			finding = finding || d.Check.Severity >= threshold

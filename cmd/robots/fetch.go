@@ -11,6 +11,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/fetch/cachespec"
 	"github.com/robotskit/robots/internal/wire"
 )
 
@@ -65,7 +66,7 @@ func (nf *netFlags) fetcher(pol fetch.Policy, p robots.Profile, robotUA string) 
 	}
 	done := func() {}
 	if *nf.cache != "" {
-		c, closer, err := fetch.OpenCache(*nf.cache)
+		c, closer, err := cachespec.Open(*nf.cache)
 		if err != nil {
 			// A plain error, without the usage hint: the spec's form was
 			// checked above, so this is the cache itself (a disk file in

@@ -56,7 +56,7 @@ func (quietLogger) Printf(context.Context, string, ...any) {}
 
 func main() {
 	// go-redis logs failed connections to standard error; a Redis outage
-	// is reported by the cache's errors instead (see fetch.OpenCache).
+	// is reported by the cache's errors instead (see fetch/cachespec.Open).
 	redis.SetLogger(quietLogger{})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	serving := len(os.Args) > 1 && os.Args[1] == serveCmd.name

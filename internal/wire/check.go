@@ -1,5 +1,3 @@
-// Package wire holds the JSON shapes that the CLI's -format json and the
-// web API share, and the SARIF report of the checker.
 package wire
 
 import (

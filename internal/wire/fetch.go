@@ -1,16 +1,10 @@
 package wire
 
 import (
-	"context"
-	"net"
-	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/fetch"
-	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -114,7 +108,7 @@ func Trace(res *fetch.Result) *FetchTrace {
 	return r
 }
 
-// summarize lists a file's groups, rule count and sitemaps.
+// Summarize lists a file's groups, rule count and sitemaps.
 func Summarize(f *syntax.File, rules *robots.Rules) *FileSummary {
 	s := &FileSummary{Lines: len(f.Lines), Bytes: len(f.Bytes()), Groups: []GroupSummary{}, Sitemaps: []string{}}
 	if rules != nil {
@@ -150,118 +144,4 @@ func Summarize(f *syntax.File, rules *robots.Rules) *FileSummary {
 		}
 	}
 	return s
-}
-
-// LintFetch converts a fetch result into what the fetch checks (RB1xx)
-// read. The facts of the fetch are carried over as the fetcher found them
-// (a loop, the redirect limit, a timeout, a body that broke off), and so
-// is its reading: the outcome, access and reason of its policy, the
-// verdict robots fetch and robots test -url give for the same answer.
-func LintFetch(res *fetch.Result) *lint.Fetch {
-	tr := &lint.Fetch{
-		Elapsed: res.Duration,
-		Size:    res.Size,
-		Date:    res.Fetched,
-		// A client with a shorter timeout of its own ends the fetch
-		// with its error rather than the fetcher's deadline.
-		TimedOut:         res.TimedOut || strings.Contains(res.Err, "deadline") || strings.Contains(res.Err, "timeout"),
-		Loop:             res.Loop,
-		TooManyRedirects: res.TooManyRedirects,
-		Policy:           res.Policy.String(),
-		Outcome:          res.Outcome.String(),
-		Access:           res.Access.String(),
-		Reason:           res.Reason,
-	}
-	seen := map[string]bool{}
-	for _, h := range res.Hops {
-		tr.Hops = append(tr.Hops, lint.Hop{URL: h.URL, Status: h.Status, Location: h.Header["Location"]})
-		if seen[h.URL] {
-			tr.Loop = true
-		}
-		seen[h.URL] = true
-	}
-	last := fetch.Hop{}
-	if n := len(res.Hops); n > 0 {
-		last = res.Hops[n-1]
-		tr.ContentType = last.Header["Content-Type"]
-		tr.CacheControl = last.Header["Cache-Control"]
-		tr.Expires = last.Header["Expires"]
-	}
-	switch {
-	case last.Status == 0:
-		// No status arrived: DNS, connect, TLS, a reset, a timeout.
-		tr.Err = res.Err
-	case last.Err != "" && !tr.TimedOut:
-		// A status arrived, and then the body broke off or did not
-		// decode: the fetcher read the answer as a network error.
-		tr.Broken = last.Err
-	}
-	return tr
-}
-
-// probeCaseVariants asks for /ROBOTS.TXT and /Robots.txt after /robots.txt
-// answered 404, and returns the first that answers 200 (RB131).
-func ProbeCaseVariants(ctx context.Context, c *http.Client, robotsURL string) string {
-	u, err := url.Parse(robotsURL)
-	if err != nil {
-		return ""
-	}
-	for _, p := range []string{"/ROBOTS.TXT", "/Robots.txt"} {
-		v := *u
-		v.Path, v.RawQuery = p, ""
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.String(), nil)
-		if err != nil {
-			continue
-		}
-		req.Header.Set("User-Agent", fetch.DefaultUserAgent)
-		resp, err := c.Do(req)
-		if err != nil {
-			continue
-		}
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK {
-			return v.String()
-		}
-	}
-	return ""
-}
-
-// fetchSiblings fetches the robots.txt of the origins next to the one of
-// robotsURL: the other scheme of http and https, and the www or bare twin
-// of the host (RB132, thorough).
-func FetchSiblings(ctx context.Context, f *fetch.Fetcher, robotsURL string) []lint.Sibling {
-	u, err := url.Parse(robotsURL)
-	if err != nil || u.Hostname() == "" {
-		return nil
-	}
-	var urls []string
-	other := *u
-	if u.Scheme == "https" {
-		other.Scheme = "http"
-	} else {
-		other.Scheme = "https"
-	}
-	other.Host = other.Hostname() // the other scheme's default port
-	urls = append(urls, other.String())
-	twin := *u
-	if h, ok := strings.CutPrefix(u.Hostname(), "www."); ok {
-		twin.Host = h
-	} else if net.ParseIP(u.Hostname()) == nil {
-		twin.Host = "www." + u.Hostname()
-	}
-	if p := u.Port(); p != "" && twin.Host != u.Host {
-		twin.Host = net.JoinHostPort(twin.Host, p)
-	}
-	if twin.Host != u.Host {
-		urls = append(urls, twin.String())
-	}
-	var out []lint.Sibling
-	for _, s := range urls {
-		res, err := f.Fetch(ctx, s)
-		if err != nil {
-			continue
-		}
-		out = append(out, lint.Sibling{URL: s, Status: res.Status, Body: string(res.Body)})
-	}
-	return out
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/syntax"
 )
@@ -146,26 +145,5 @@ func TestDiagnosticsLinesAffects(t *testing.T) {
 	}
 	if strings.Count(string(data), `"lines"`) != 1 {
 		t.Errorf("\"lines\" on a problem of one line: %s", data)
-	}
-}
-
-// TestForProfile checks that a profile keeps the findings of its family,
-// by each finding's own families.
-func TestForProfile(t *testing.T) {
-	ds := diagnostics(t)
-	for _, d := range ForProfile(ds, robots.Google) {
-		if d.Check.Code == "RB412" {
-			t.Error("google keeps RB412 of a version Google reads as the token")
-		}
-	}
-	found := false
-	for _, d := range ForProfile(ds, robots.Draft1996) {
-		found = found || d.Check.Code == "RB412"
-	}
-	if !found {
-		t.Error("draft1996 drops RB412")
-	}
-	if ProfileFamily(robots.Draft1996).Major() || !ProfileFamily(robots.Yandex).Major() {
-		t.Error("ProfileFamily: draft1996 major or yandex not")
 	}
 }

@@ -1,4 +1,4 @@
-package fetch
+package diskcache
 
 import (
 	"bytes"
@@ -13,27 +13,20 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/robotskit/robots/fetch"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// DefaultRetain is how long a DiskCache or a RedisCache keeps an entry
-// after its fetch: 60 days. The last good copy must outlive Google's
-// 30-day outage window (Google's robots.txt documentation: after 30 days
-// unreachable, Google uses the last cached copy, or crawls freely when it
-// has none), with room for a crawler that visits a site only every few
-// weeks.
-const DefaultRetain = 60 * 24 * time.Hour
-
-// DefaultDiskMaxBytes is the size a DiskCache's file may reach when
-// DiskOptions.MaxBytes is 0: 256 MiB. An entry with a robots.txt of the
+// DefaultMaxBytes is the size a Cache's file may reach when
+// Options.MaxBytes is 0: 256 MiB. An entry with a robots.txt of the
 // median size (557 bytes) takes about 1.4 KiB of a bbolt file, and
 // eviction keeps the entries between 60% and 80% of the bound: about
 // 115,000 to 150,000 such entries. A crawler of more sites sets a larger
 // bound.
-const DefaultDiskMaxBytes = 256 << 20
+const DefaultMaxBytes = 256 << 20
 
-// diskMinBytes is the smallest bound a DiskCache accepts: 1 MiB.
+// diskMinBytes is the smallest bound a Cache accepts: 1 MiB.
 const diskMinBytes = 1 << 20
 
 // diskBucket is the bbolt bucket that holds the entries; diskMetaBucket
@@ -46,7 +39,7 @@ var (
 	diskSweptKey   = []byte("swept")
 )
 
-// diskLockTimeout is how long OpenDiskCache waits for the file lock that
+// diskLockTimeout is how long Open waits for the file lock that
 // another process holds, before failing rather than hanging.
 const diskLockTimeout = time.Second
 
@@ -54,9 +47,9 @@ const diskLockTimeout = time.Second
 // Put beyond it waits until the writer takes them (see maxPending).
 const diskMaxPending = 8 << 20
 
-// DiskOptions are the settings of OpenDiskCacheWith.
-type DiskOptions struct {
-	// MaxBytes bounds the size of the file: 0 means DefaultDiskMaxBytes
+// Options are the settings of OpenWith.
+type Options struct {
+	// MaxBytes bounds the size of the file: 0 means DefaultMaxBytes
 	// (256 MiB), a negative value no bound; a bound is at least 1 MiB.
 	// The file never grows past it (bbolt's Options.MaxSize): when the
 	// entries take more than 80% of it, the expired entries are deleted
@@ -69,7 +62,7 @@ type DiskOptions struct {
 	// the entries for a moment. A file that is larger when it is opened,
 	// made under a larger bound, is brought under it soon after.
 	MaxBytes int64
-	// Retain sets DiskCache.Retain.
+	// Retain sets Cache.Retain.
 	Retain time.Duration
 	// Logger, when not nil, is told of files moved aside, recovered
 	// panics, failed writes, evictions and compactions. The cache logs
@@ -77,11 +70,12 @@ type DiskOptions struct {
 	Logger *slog.Logger
 }
 
-// A DiskCache is a Cache in a bbolt file, so that what a robot learned
+// A Cache is a fetch.Cache in a bbolt file, so that what a robot learned
 // survives a restart: each entry is stored as its MarshalBinary bytes.
 // Only one process at a time can open the file. Each Get decodes a new
-// Entry, so put a MemoryCache in front of it (see Layered) to keep the
-// compiled rules between calls. A DiskCache is safe for concurrent use.
+// fetch.Entry, so put a fetch.MemoryCache in front of it (see
+// fetch.Layered) to keep the compiled rules between calls. A Cache is
+// safe for concurrent use.
 //
 // Put does not wait for the disk: it queues the entry, which Get sees at
 // once, and one goroutine writes what has queued in one transaction and
@@ -93,20 +87,19 @@ type DiskOptions struct {
 // (bbolt syncs each transaction).
 //
 // Only cache is ever lost: the file is checked before bbolt maps it, and
-// one that is truncated, corrupt, or not a DiskCache's (not a bbolt
+// one that is truncated, corrupt, or not a Cache's (not a bbolt
 // file, or a bbolt file with buckets of its own) is moved aside, renamed
 // to PATH.corrupt-TIME, and a new file is made. (An empty file, or a
 // bbolt file with no buckets, is simply used.) A panic or memory fault of
 // bbolt on a corrupt page during a Get or a Put is recovered the same
 // way: that call fails, the file is moved aside and the cache carries on
-// empty. Stats counts these events and DiskOptions.Logger is told.
-type DiskCache struct {
+// empty. Stats counts these events and Options.Logger is told.
+type Cache struct {
 	// Retain is how long an entry is kept after its Fetched time; an
 	// older entry is treated as missing, deleted when it is next read,
 	// evicted first when the file nears its bound, and swept once a
-	// day. An
-	// entry whose Fetched time is zero is kept. Zero means
-	// DefaultRetain. Set it before using the cache.
+	// day. An entry whose Fetched time is zero is kept. Zero means
+	// fetch.DefaultRetain (60 days). Set it before using the cache.
 	Retain time.Duration
 
 	path     string
@@ -150,17 +143,19 @@ type DiskCache struct {
 	n diskCounters
 }
 
+var _ fetch.Cache = (*Cache)(nil)
+
 type diskBroken struct{ err error }
 
 type diskCounters struct {
 	movedAside, panics, evicted, expired, compactions, writeErrors atomic.Int64
 }
 
-// DiskStats are counts of what a DiskCache has done since it was opened,
-// and its state.
-type DiskStats struct {
+// Stats are counts of what a Cache has done since it was opened, and its
+// state.
+type Stats struct {
 	// MovedAside counts the files found truncated, corrupt or not a
-	// DiskCache's and renamed to PATH.corrupt-TIME (at open, or after a
+	// Cache's and renamed to PATH.corrupt-TIME (at open, or after a
 	// panic); Panics the panics and memory faults of bbolt recovered.
 	MovedAside, Panics int64
 	// Evicted counts the entries deleted to keep the file under its
@@ -179,7 +174,7 @@ type DiskStats struct {
 	Broken error
 }
 
-// errDiskClosed is the error of a DiskCache used after Close.
+// errDiskClosed is the error of a Cache used after Close.
 var errDiskClosed = errors.New("fetch: disk cache is closed")
 
 // errDiskLocked: lockFile timed out.
@@ -189,18 +184,18 @@ var errDiskLocked = errors.New("locked")
 // checkBoltFile, to stop bbolt from mapping it.
 var errDiskCorrupt = errors.New("corrupt")
 
-// errDiskForeign: a bbolt file that a DiskCache did not write.
+// errDiskForeign: a bbolt file that a Cache did not write.
 var errDiskForeign = errors.New("not a disk cache")
 
-// A DiskInUseError is the error of opening a DiskCache whose file another
+// An InUseError is the error of opening a Cache whose file another
 // process has open. It wraps bbolt's ErrTimeout.
-type DiskInUseError struct{ Path string }
+type InUseError struct{ Path string }
 
-func (e *DiskInUseError) Error() string {
+func (e *InUseError) Error() string {
 	return fmt.Sprintf("fetch: disk cache %s is in use by another process (bbolt lock); use another path or stop the other process", e.Path)
 }
 
-func (e *DiskInUseError) Unwrap() error { return bolt.ErrTimeout }
+func (e *InUseError) Unwrap() error { return bolt.ErrTimeout }
 
 // A diskPanic is a panic or memory fault of bbolt, recovered by guard.
 type diskPanic struct{ v any }
@@ -222,30 +217,29 @@ func guard(fn func() error) (err error) {
 	return fn()
 }
 
-// OpenDiskCache opens the cache file at path with the default options,
-// creating it with mode 0600 if it does not exist; see
-// OpenDiskCacheWith.
-func OpenDiskCache(path string) (*DiskCache, error) {
-	return OpenDiskCacheWith(path, DiskOptions{})
+// Open opens the cache file at path with the default options, creating
+// it with mode 0600 if it does not exist; see OpenWith.
+func Open(path string) (*Cache, error) {
+	return OpenWith(path, Options{})
 }
 
-// OpenDiskCacheWith opens the cache file at path, creating it with mode
-// 0600 if it does not exist. When another process has the file open, it
-// fails after a second with a *DiskInUseError. A file that is truncated,
-// corrupt or not a DiskCache's is moved aside (see DiskCache) and a new
-// one made: the error is nil then. Close the cache to write what is
-// queued and release the file.
-func OpenDiskCacheWith(path string, o DiskOptions) (*DiskCache, error) {
+// OpenWith opens the cache file at path, creating it with mode 0600 if it
+// does not exist. When another process has the file open, it fails after
+// a second with an *InUseError. A file that is truncated, corrupt or not
+// a Cache's is moved aside (see Cache) and a new one made: the error is
+// nil then. Close the cache to write what is queued and release the
+// file.
+func OpenWith(path string, o Options) (*Cache, error) {
 	maxBytes := o.MaxBytes
 	switch {
 	case maxBytes == 0:
-		maxBytes = DefaultDiskMaxBytes
+		maxBytes = DefaultMaxBytes
 	case maxBytes < 0:
 		maxBytes = 0
 	case maxBytes < diskMinBytes:
 		return nil, fmt.Errorf("fetch: disk cache bound of %d bytes is under the minimum, 1 MiB", maxBytes)
 	}
-	c := &DiskCache{
+	c := &Cache{
 		Retain:   o.Retain,
 		path:     path,
 		maxBytes: maxBytes,
@@ -270,8 +264,8 @@ func OpenDiskCacheWith(path string, o DiskOptions) (*DiskCache, error) {
 }
 
 // open opens the file, moving it aside and making a new one when it is
-// corrupt or not a DiskCache's.
-func (c *DiskCache) open() (*bolt.DB, error) {
+// corrupt or not a Cache's.
+func (c *Cache) open() (*bolt.DB, error) {
 	db, moved, err := c.openOnce()
 	if moved && err == nil {
 		db, _, err = c.openOnce()
@@ -284,7 +278,7 @@ func (c *DiskCache) open() (*bolt.DB, error) {
 
 // openOnce opens the file once. A file that fails the checks is moved
 // aside (moved is true): the next call makes a new one.
-func (c *DiskCache) openOnce() (db *bolt.DB, moved bool, err error) {
+func (c *Cache) openOnce() (db *bolt.DB, moved bool, err error) {
 	var (
 		f   *os.File // the file bbolt opened, locked
 		bad error    // why checkBoltFile rejected it
@@ -316,7 +310,7 @@ func (c *DiskCache) openOnce() (db *bolt.DB, moved bool, err error) {
 	var p *diskPanic
 	switch {
 	case errors.Is(err, errDiskLocked) || errors.Is(err, bolt.ErrTimeout):
-		return nil, false, &DiskInUseError{Path: c.path}
+		return nil, false, &InUseError{Path: c.path}
 	case bad != nil:
 		// f is open and locked: bbolt never had it.
 		return nil, true, c.moveAside(f, nil, bad)
@@ -355,7 +349,7 @@ const diskAllocSize = 16 << 20
 // to the next power of two up to AllocSize (16 MiB), then by AllocSize
 // at a time; under a bound, a smaller step, a sixteenth of the bound (at
 // least 64 KiB), lets the file come closer to it.
-func (c *DiskCache) allocSize() int {
+func (c *Cache) allocSize() int {
 	if c.maxBytes <= 0 {
 		return diskAllocSize
 	}
@@ -363,7 +357,7 @@ func (c *DiskCache) allocSize() int {
 	return int(max(64<<10, min(diskAllocSize, c.maxBytes/16)) / pg * pg)
 }
 
-// ensureFormat checks that db holds a DiskCache: its two buckets, or none
+// ensureFormat checks that db holds a Cache: its two buckets, or none
 // (a new file), and the format marker; and makes what is missing. A file
 // written by an earlier version has only the entries bucket.
 func ensureFormat(db *bolt.DB) error {
@@ -409,7 +403,7 @@ func ensureFormat(db *bolt.DB) error {
 // moveAside renames the file to PATH.corrupt-TIME, closing f or db (the
 // file open and locked), or, when both are nil, locking it again first,
 // so that a file another process has just opened is never moved.
-func (c *DiskCache) moveAside(f *os.File, db *bolt.DB, reason error) error {
+func (c *Cache) moveAside(f *os.File, db *bolt.DB, reason error) error {
 	if f == nil && db == nil {
 		fh, err := os.OpenFile(c.path, os.O_RDWR, 0)
 		if err != nil {
@@ -418,7 +412,7 @@ func (c *DiskCache) moveAside(f *os.File, db *bolt.DB, reason error) error {
 		if err := lockFile(fh, diskLockTimeout); err != nil {
 			fh.Close()
 			if errors.Is(err, errDiskLocked) {
-				return &DiskInUseError{Path: c.path}
+				return &InUseError{Path: c.path}
 			}
 			return fmt.Errorf("fetch: disk cache %s: %w", c.path, err)
 		}
@@ -464,15 +458,15 @@ func closeDB(db *bolt.DB) error {
 
 // view and update run fn on the current file. A panic is recovered: the
 // file is moved aside and replaced (see reset), and the call fails.
-func (c *DiskCache) view(fn func(*bolt.Tx) error) error {
+func (c *Cache) view(fn func(*bolt.Tx) error) error {
 	return c.run(false, fn)
 }
 
-func (c *DiskCache) update(fn func(*bolt.Tx) error) error {
+func (c *Cache) update(fn func(*bolt.Tx) error) error {
 	return c.run(true, fn)
 }
 
-func (c *DiskCache) run(write bool, fn func(*bolt.Tx) error) error {
+func (c *Cache) run(write bool, fn func(*bolt.Tx) error) error {
 	c.mu.RLock()
 	db, gen := c.db, c.gen
 	if db == nil {
@@ -495,7 +489,7 @@ func (c *DiskCache) run(write bool, fn func(*bolt.Tx) error) error {
 // reset replaces the file of generation gen, which has just panicked,
 // with a new one, and moves it aside. When no new file can be made the
 // cache is broken.
-func (c *DiskCache) reset(gen uint64, cause error) {
+func (c *Cache) reset(gen uint64, cause error) {
 	c.n.panics.Add(1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -518,7 +512,7 @@ func (c *DiskCache) reset(gen uint64, cause error) {
 	c.db = db
 }
 
-func (c *DiskCache) brokenErr() error {
+func (c *Cache) brokenErr() error {
 	if b := c.broken.Load(); b != nil {
 		return b.err
 	}
@@ -528,7 +522,7 @@ func (c *DiskCache) brokenErr() error {
 // Close writes what is queued and closes the file. The cache cannot be
 // used afterwards. It returns the error of a write that failed and was
 // not reported yet.
-func (c *DiskCache) Close() error {
+func (c *Cache) Close() error {
 	c.closeOnce.Do(func() {
 		c.pmu.Lock()
 		c.closed = true
@@ -554,7 +548,7 @@ func (c *DiskCache) Close() error {
 // Flush waits until every Put made before it is in the file, synced to
 // disk. It returns the error of a write that failed and was not reported
 // yet.
-func (c *DiskCache) Flush() error {
+func (c *Cache) Flush() error {
 	c.pmu.Lock()
 	defer c.pmu.Unlock()
 	if c.closed {
@@ -577,8 +571,8 @@ func (c *DiskCache) Flush() error {
 }
 
 // Stats returns what the cache has done since it was opened.
-func (c *DiskCache) Stats() DiskStats {
-	s := DiskStats{
+func (c *Cache) Stats() Stats {
+	s := Stats{
 		MovedAside:  c.n.movedAside.Load(),
 		Panics:      c.n.panics.Load(),
 		Evicted:     c.n.evicted.Load(),
@@ -601,7 +595,7 @@ func (c *DiskCache) Stats() DiskStats {
 // Get returns the entry stored under key, or nil when there is none or
 // it is older than Retain. An entry that cannot be decoded is an error;
 // so is a corrupt file, which is then replaced by an empty one.
-func (c *DiskCache) Get(ctx context.Context, key string) (*Entry, error) {
+func (c *Cache) Get(ctx context.Context, key string) (*fetch.Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -617,7 +611,7 @@ func (c *DiskCache) Get(ctx context.Context, key string) (*Entry, error) {
 		v, queued = c.flushing[key]
 	}
 	c.pmu.Unlock()
-	e := new(Entry)
+	e := new(fetch.Entry)
 	if queued {
 		// v is immutable once queued.
 		if v == nil {
@@ -662,11 +656,11 @@ func (c *DiskCache) Get(ctx context.Context, key string) (*Entry, error) {
 }
 
 // Put queues e to be stored under key; Get sees it at once, and the file
-// soon after (see DiskCache). Put waits only when 8 MiB of entries (or a
+// soon after (see Cache). Put waits only when 8 MiB of entries (or a
 // sixteenth of the bound, if less) are already queued, until the writer
 // takes them, or ctx is done. It returns the error of an earlier write
 // that failed and was not reported yet.
-func (c *DiskCache) Put(ctx context.Context, key string, e *Entry) error {
+func (c *Cache) Put(ctx context.Context, key string, e *fetch.Entry) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -690,7 +684,7 @@ func (c *DiskCache) Put(ctx context.Context, key string, e *Entry) error {
 // enqueue queues v under key for the writer. A nil v asks for the
 // deletion of the entry if it is expired then; it replaces a queued Put
 // only if that is seen, the expired value Get found queued.
-func (c *DiskCache) enqueue(ctx context.Context, key string, v, seen []byte) error {
+func (c *Cache) enqueue(ctx context.Context, key string, v, seen []byte) error {
 	c.pmu.Lock()
 	for {
 		if c.closed {
@@ -739,14 +733,14 @@ func (c *DiskCache) enqueue(ctx context.Context, key string, v, seen []byte) err
 // maxPending bounds the bytes queued, and so the size of a batch: 8 MiB,
 // or a sixteenth of the bound if that is less, so that a batch always
 // fits in the file with room to spare.
-func (c *DiskCache) maxPending() int {
+func (c *Cache) maxPending() int {
 	if c.maxBytes > 0 {
 		return int(min(diskMaxPending, c.maxBytes/16))
 	}
 	return diskMaxPending
 }
 
-func (c *DiskCache) kickWriter() {
+func (c *Cache) kickWriter() {
 	select {
 	case c.kick <- struct{}{}:
 	default:
@@ -754,14 +748,14 @@ func (c *DiskCache) kickWriter() {
 }
 
 // signal wakes those waiting on changed; pmu is held.
-func (c *DiskCache) signal() {
+func (c *Cache) signal() {
 	close(c.changed)
 	c.changed = make(chan struct{})
 }
 
 // writer is the goroutine that writes the queue to the file, one batch
 // at a time, and keeps the file under its bound.
-func (c *DiskCache) writer() {
+func (c *Cache) writer() {
 	defer close(c.done)
 	c.maintain(true)
 	for {
@@ -783,7 +777,7 @@ func (c *DiskCache) writer() {
 
 // writeBatch writes what is queued in one transaction, and reports
 // whether there was anything.
-func (c *DiskCache) writeBatch() bool {
+func (c *Cache) writeBatch() bool {
 	c.pmu.Lock()
 	if len(c.pending) == 0 {
 		c.pmu.Unlock()
@@ -813,7 +807,7 @@ func (c *DiskCache) writeBatch() bool {
 // write stores batch. A panic has made a new file: the batch is written
 // there. A batch that would grow the file past its bound makes room
 // first, and is then written entry by entry if it still does not fit.
-func (c *DiskCache) write(batch map[string][]byte) error {
+func (c *Cache) write(batch map[string][]byte) error {
 	keys := make([]string, 0, len(batch))
 	size := 0
 	for k, v := range batch {
@@ -851,7 +845,7 @@ func (c *DiskCache) write(batch map[string][]byte) error {
 }
 
 // writeKeys stores the entries of batch under keys in one transaction.
-func (c *DiskCache) writeKeys(batch map[string][]byte, keys []string) error {
+func (c *Cache) writeKeys(batch map[string][]byte, keys []string) error {
 	retain := time.Duration(c.retain.Load())
 	now := time.Now()
 	var deleted int64
@@ -872,7 +866,7 @@ func (c *DiskCache) writeKeys(batch map[string][]byte, keys []string) error {
 			// Deleted only if still expired: it may have been replaced
 			// since the Get that found it expired.
 			if old := b.Get([]byte(k)); old != nil {
-				if t, ok := storedFetched(old); !ok || expiredAt(t, retain, now) {
+				if t, ok := fetch.EncodedFetched(old); !ok || expiredAt(t, retain, now) {
 					if err := b.Delete([]byte(k)); err != nil {
 						return err
 					}
@@ -888,30 +882,16 @@ func (c *DiskCache) writeKeys(batch map[string][]byte, keys []string) error {
 	return err
 }
 
-// storedFetched reads the Fetched time of an encoded entry without
-// decoding the rest (see MarshalBinary for the layout).
-func storedFetched(v []byte) (time.Time, bool) {
-	d := decoder{b: v}
-	if d.byte() != codecVersion {
-		return time.Time{}, false
-	}
-	d.bytes()
-	d.outcome()
-	d.int()
-	t := d.time()
-	return t, d.err == nil
-}
-
-// expired reports whether e is older than retain (DefaultRetain when 0)
-// at now. An entry that was never fetched has no age and is kept.
-func expired(e *Entry, retain time.Duration, now time.Time) bool {
+// expired reports whether e is older than retain (fetch.DefaultRetain
+// when 0) at now. An entry that was never fetched has no age and is kept.
+func expired(e *fetch.Entry, retain time.Duration, now time.Time) bool {
 	return expiredAt(e.Fetched, retain, now)
 }
 
 // expiredAt is expired for an entry fetched at fetched.
 func expiredAt(fetched time.Time, retain time.Duration, now time.Time) bool {
 	if retain <= 0 {
-		retain = DefaultRetain
+		retain = fetch.DefaultRetain
 	}
 	return !fetched.IsZero() && now.Sub(fetched) > retain
 }

@@ -1,4 +1,4 @@
-package fetch
+package diskcache
 
 import (
 	"context"
@@ -10,8 +10,41 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/fetch/internal/cachetest"
 	bolt "go.etcd.io/bbolt"
 )
+
+// cacheTestDisk opens a Cache in a new file, closed when t ends.
+func cacheTestDisk(t *testing.T) *Cache {
+	t.Helper()
+	d, err := Open(filepath.Join(t.TempDir(), "robots.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := d.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return d
+}
+
+// TestCacheBehaviour runs the checks every fetch.Cache must pass (see
+// internal/cachetest) against a Cache, alone and behind a MemoryCache.
+func TestCacheBehaviour(t *testing.T) {
+	for _, impl := range []struct {
+		name string
+		open func(t *testing.T) fetch.Cache
+	}{
+		{"disk", func(t *testing.T) fetch.Cache { return cacheTestDisk(t) }},
+		{"layered/memory+disk", func(t *testing.T) fetch.Cache {
+			return fetch.Layered(fetch.NewMemoryCache(0), cacheTestDisk(t))
+		}},
+	} {
+		t.Run(impl.name, func(t *testing.T) { cachetest.Run(t, impl.open(t)) })
+	}
+}
 
 // diskChildEnv, when set to a file's path, makes TestDiskCacheRestart
 // play the second process.
@@ -29,8 +62,8 @@ func TestDiskCacheRestart(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "robots.db")
 	ctx := context.Background()
-	a := cacheTestEntries()[1].e
-	d, err := OpenDiskCache(path)
+	a := cachetest.Entries()[1].E
+	d, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +81,12 @@ func TestDiskCacheRestart(t *testing.T) {
 		t.Fatalf("child process: %v\n%s", err, out)
 	}
 
-	d, err = OpenDiskCache(path)
+	d, err = Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	for key, want := range map[string]*Entry{
+	for key, want := range map[string]*fetch.Entry{
 		"google https://a.example": a,
 		"google https://b.example": diskChildEntry(a),
 	} {
@@ -61,7 +94,7 @@ func TestDiskCacheRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := cacheEntryDiff(got, want); d != "" {
+		if d := cachetest.Diff(got, want); d != "" {
 			t.Errorf("%s after a restart: %s", key, d)
 		}
 	}
@@ -70,7 +103,7 @@ func TestDiskCacheRestart(t *testing.T) {
 // diskChild is the second process of TestDiskCacheRestart.
 func diskChild(t *testing.T, path string) {
 	ctx := context.Background()
-	d, err := OpenDiskCache(path)
+	d, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +112,7 @@ func diskChild(t *testing.T, path string) {
 	if err != nil || a == nil {
 		t.Fatalf("child: Get = %v, %v", a, err)
 	}
-	if a.URL != "https://example.com/robots.txt" || string(a.Body) != cacheTestBody {
+	if a.URL != "https://example.com/robots.txt" || string(a.Body) != cachetest.Body {
 		t.Fatalf("child: read %+v", a)
 	}
 	if err := d.Put(ctx, "google https://b.example", diskChildEntry(a)); err != nil {
@@ -92,8 +125,8 @@ func diskChild(t *testing.T, path string) {
 }
 
 // diskChildEntry is the entry the child writes: a, at another URL.
-func diskChildEntry(a *Entry) *Entry {
-	return &Entry{
+func diskChildEntry(a *fetch.Entry) *fetch.Entry {
+	return &fetch.Entry{
 		URL: "https://b.example/robots.txt", Outcome: a.Outcome, Status: a.Status,
 		Fetched: a.Fetched, Expires: a.Expires, ErrorSince: a.ErrorSince,
 		Good: a.Good, GoodAt: a.GoodAt, Body: a.Body,
@@ -122,7 +155,7 @@ func TestDiskCacheRetention(t *testing.T) {
 			d := cacheTestDisk(t)
 			d.Retain = tc.retain
 			ctx := context.Background()
-			e := &Entry{URL: "https://example.com/robots.txt", Outcome: Success, Fetched: tc.fetched, Body: []byte(cacheTestBody)}
+			e := &fetch.Entry{URL: "https://example.com/robots.txt", Outcome: fetch.Success, Fetched: tc.fetched, Body: []byte(cachetest.Body)}
 			if err := d.Put(ctx, "k", e); err != nil {
 				t.Fatal(err)
 			}
@@ -154,16 +187,16 @@ func TestDiskCacheRetention(t *testing.T) {
 // opens in one process as between two processes).
 func TestDiskCacheLocked(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robots.db")
-	d, err := OpenDiskCache(path)
+	d, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	d2, err := OpenDiskCache(path)
+	d2, err := Open(path)
 	took := time.Since(start)
 	if err == nil {
 		d2.Close()
-		t.Fatal("second OpenDiskCache of a locked file succeeded")
+		t.Fatal("second Open of a locked file succeeded")
 	}
 	if !errors.Is(err, bolt.ErrTimeout) {
 		t.Errorf("error %v, want bolt.ErrTimeout", err)
@@ -181,7 +214,7 @@ func TestDiskCacheLocked(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	d, err = OpenDiskCache(path)
+	d, err = Open(path)
 	if err != nil {
 		t.Fatalf("open after Close: %v", err)
 	}
@@ -202,7 +235,7 @@ func TestDiskCacheErrors(t *testing.T) {
 	if e, err := d.Get(ctx, "bad"); err == nil {
 		t.Errorf("Get of a corrupt value = %v, nil", e)
 	}
-	if err := d.Put(ctx, "", &Entry{}); err == nil {
+	if err := d.Put(ctx, "", &fetch.Entry{}); err == nil {
 		t.Error("Put of an empty key succeeded")
 	}
 	if err := d.Put(ctx, "k", nil); err == nil {
@@ -213,11 +246,11 @@ func TestDiskCacheErrors(t *testing.T) {
 	if _, err := d.Get(cancelled, "k"); !errors.Is(err, context.Canceled) {
 		t.Errorf("Get with a cancelled context: %v", err)
 	}
-	if err := d.Put(cancelled, "k", &Entry{}); !errors.Is(err, context.Canceled) {
+	if err := d.Put(cancelled, "k", &fetch.Entry{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Put with a cancelled context: %v", err)
 	}
 
-	d2, err := OpenDiskCache(filepath.Join(t.TempDir(), "closed.db"))
+	d2, err := Open(filepath.Join(t.TempDir(), "closed.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,11 +258,11 @@ func TestDiskCacheErrors(t *testing.T) {
 	if _, err := d2.Get(ctx, "k"); err == nil {
 		t.Error("Get after Close succeeded")
 	}
-	if err := d2.Put(ctx, "k", &Entry{}); err == nil {
+	if err := d2.Put(ctx, "k", &fetch.Entry{}); err == nil {
 		t.Error("Put after Close succeeded")
 	}
 
-	if _, err := OpenDiskCache(filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")); err == nil {
-		t.Error("OpenDiskCache in a missing directory succeeded")
+	if _, err := Open(filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")); err == nil {
+		t.Error("Open in a missing directory succeeded")
 	}
 }

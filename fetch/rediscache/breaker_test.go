@@ -1,6 +1,6 @@
 //go:build unix
 
-package fetch
+package rediscache
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -18,31 +17,35 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/fetch/internal/redistest"
 )
 
-// A timedCache is a Cache that records how long each call of the cache
-// under it takes.
+// A timedCache is a fetch.Cache that records how long each call of the
+// cache under it takes, and the last key asked for.
 type timedCache struct {
-	c Cache
+	c fetch.Cache
 
-	mu    sync.Mutex
-	calls []time.Duration
+	mu      sync.Mutex
+	calls   []time.Duration
+	lastKey string
 }
 
-func (tc *timedCache) record(start time.Time) {
+func (tc *timedCache) record(key string, start time.Time) {
 	d := time.Since(start)
 	tc.mu.Lock()
 	tc.calls = append(tc.calls, d)
+	tc.lastKey = key
 	tc.mu.Unlock()
 }
 
-func (tc *timedCache) Get(ctx context.Context, key string) (*Entry, error) {
-	defer tc.record(time.Now())
+func (tc *timedCache) Get(ctx context.Context, key string) (*fetch.Entry, error) {
+	defer tc.record(key, time.Now())
 	return tc.c.Get(ctx, key)
 }
 
-func (tc *timedCache) Put(ctx context.Context, key string, e *Entry) error {
-	defer tc.record(time.Now())
+func (tc *timedCache) Put(ctx context.Context, key string, e *fetch.Entry) error {
+	defer tc.record(key, time.Now())
 	return tc.c.Put(ctx, key, e)
 }
 
@@ -57,11 +60,11 @@ func (tc *timedCache) take() []time.Duration {
 
 // breakerHarness runs robots.txt look-ups as a crawler fleet does: each
 // through a Fetcher whose cache is a fresh memory cache over one shared
-// RedisCache (a crawler that has just restarted, so that every look-up
+// Cache (a crawler that has just restarted, so that every look-up
 // asks Redis), against a robots.txt server on loopback.
 type breakerHarness struct {
 	t       *testing.T
-	rc      *RedisCache
+	rc      *Cache
 	timed   *timedCache
 	site    *httptest.Server
 	fetches atomic.Int64
@@ -78,25 +81,26 @@ func newBreakerHarness(t *testing.T, addr string) *breakerHarness {
 		io.WriteString(w, breakerRobots)
 	}))
 	t.Cleanup(h.site.Close)
-	// The client and the cache's Timeout are those OpenCache makes; the
+	// The client and the cache's Timeout are those Open makes; the
 	// probe is quicker than the default, to keep the test short.
 	client := cacheTestClient(t, addr)
-	prefix := fmt.Sprintf("robots-breaker-test:%d:%d:", os.Getpid(), redisTestPrefixes.Add(1))
-	h.rc = NewRedisCache(client, prefix)
-	h.rc.Breaker = RedisBreaker{Probe: 50 * time.Millisecond, MaxProbe: 200 * time.Millisecond}
+	h.rc = New(client, redistest.Prefix(t, client, "robots-breaker-test"))
+	h.rc.Breaker = Breaker{Probe: 50 * time.Millisecond, MaxProbe: 200 * time.Millisecond}
 	t.Cleanup(func() { h.rc.Close() })
 	h.timed = &timedCache{c: h.rc}
 	return h
 }
 
-// key is the Redis key of the site's entry.
+// key is the Redis key of the site's entry: the prefix and the key the
+// Fetcher asked the cache for in the phases run so far.
 func (h *breakerHarness) key() string {
-	var f Fetcher
-	o, err := ParseOrigin(h.site.URL)
-	if err != nil {
-		h.t.Fatal(err)
+	h.timed.mu.Lock()
+	k := h.timed.lastKey
+	h.timed.mu.Unlock()
+	if k == "" {
+		h.t.Fatal("no look-up has asked the cache yet")
 	}
-	return h.rc.prefix + f.key(o)
+	return h.rc.prefix + k
 }
 
 // phaseResult is what a phase of look-ups saw.
@@ -126,7 +130,7 @@ func (h *breakerHarness) run(name string, workers int, d time.Duration) phaseRes
 	for range workers {
 		wg.Go(func() {
 			for time.Now().Before(stop) {
-				f := &Fetcher{Cache: Layered(NewMemoryCache(0), h.timed), Timeout: 5 * time.Second}
+				f := &fetch.Fetcher{Cache: fetch.Layered(fetch.NewMemoryCache(0), h.timed), Timeout: 5 * time.Second}
 				start := time.Now()
 				r, err := f.Get(context.Background(), h.site.URL+"/public")
 				took := time.Since(start)
@@ -219,8 +223,8 @@ const breakerSlack = 250 * time.Millisecond
 // once; no verdict turns into "disallowed"; after SIGCONT the probe
 // closes the breaker and puts reach Redis again.
 func TestRedisBreakerHang(t *testing.T) {
-	srv := startRedisServer(t)
-	h := newBreakerHarness(t, srv.addr)
+	srv := redistest.Start(t)
+	h := newBreakerHarness(t, srv.Addr)
 
 	up := h.run("up", 4, 300*time.Millisecond)
 	if st := h.rc.Stats(); st.Failures != 0 || st.Open {
@@ -230,13 +234,13 @@ func TestRedisBreakerHang(t *testing.T) {
 		t.Errorf("Redis up: %d look-ups with a cache error", up.cacheErrs)
 	}
 
-	if err := srv.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+	if err := srv.Cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	stopped := true
 	defer func() {
 		if stopped {
-			srv.cmd.Process.Signal(syscall.SIGCONT)
+			srv.Cmd.Process.Signal(syscall.SIGCONT)
 		}
 	}()
 	hung := h.run("hung", 4, 1500*time.Millisecond)
@@ -247,8 +251,8 @@ func TestRedisBreakerHang(t *testing.T) {
 	if st.SkippedGets == 0 || st.DroppedPuts == 0 {
 		t.Errorf("Redis hung: no call skipped Redis: %+v", st)
 	}
-	if limit := DefaultRedisTimeout + breakerSlack; hung.worstCall > limit {
-		t.Errorf("Redis hung: a cache call took %v, want ≤ %v (Timeout %v)", hung.worstCall, limit, DefaultRedisTimeout)
+	if limit := DefaultTimeout + breakerSlack; hung.worstCall > limit {
+		t.Errorf("Redis hung: a cache call took %v, want ≤ %v (Timeout %v)", hung.worstCall, limit, DefaultTimeout)
 	}
 	// The calls that waited are the ones before the breaker opened, and
 	// the ones in flight then: a few per worker, not one per look-up.
@@ -257,19 +261,19 @@ func TestRedisBreakerHang(t *testing.T) {
 	}
 	// A look-up makes up to three calls (Get, Get again in the flight,
 	// Put) and a fetch from loopback.
-	if limit := 3*(DefaultRedisTimeout+breakerSlack) + time.Second; hung.worstLookup > limit {
+	if limit := 3*(DefaultTimeout+breakerSlack) + time.Second; hung.worstLookup > limit {
 		t.Errorf("Redis hung: a look-up took %v, want ≤ %v", hung.worstLookup, limit)
 	}
 	if h.fetches.Load() == 0 {
 		t.Error("Redis hung: no look-up fetched the file")
 	}
 
-	if err := srv.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+	if err := srv.Cmd.Process.Signal(syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
 	stopped = false
 	t.Logf("breaker closed %v after SIGCONT", h.waitClosed(5*time.Second))
-	h.checkPutsReachRedis(srv.addr)
+	h.checkPutsReachRedis(srv.Addr)
 }
 
 // TestRedisBreakerRestart: a Redis that is killed (connections refused)
@@ -277,27 +281,27 @@ func TestRedisBreakerHang(t *testing.T) {
 // "disallowed"; a new redis-server on the same port is found by the
 // probe, and puts reach it.
 func TestRedisBreakerRestart(t *testing.T) {
-	srv := startRedisServer(t)
-	h := newBreakerHarness(t, srv.addr)
+	srv := redistest.Start(t)
+	h := newBreakerHarness(t, srv.Addr)
 	h.run("up", 4, 200*time.Millisecond)
 
-	srv.stop()
+	srv.Stop()
 	down := h.run("killed", 4, 500*time.Millisecond)
 	st := h.rc.Stats()
 	if !st.Open || st.Opens != 1 || st.SkippedGets == 0 {
 		t.Errorf("Redis killed: breaker %+v, want open once, and Gets skipped", st)
 	}
-	if limit := DefaultRedisTimeout + breakerSlack; down.worstCall > limit {
+	if limit := DefaultTimeout + breakerSlack; down.worstCall > limit {
 		t.Errorf("Redis killed: a cache call took %v, want ≤ %v", down.worstCall, limit)
 	}
 
-	port := srv.addr[len("127.0.0.1:"):]
+	port := srv.Addr[len("127.0.0.1:"):]
 	var p int
 	fmt.Sscan(port, &p)
-	var again *redisTestServer
+	var again *redistest.Server
 	for attempt := 0; ; attempt++ {
 		var err error
-		if again, err = startRedisServerOn(t, p); err == nil {
+		if again, err = redistest.StartOn(t, p); err == nil {
 			break
 		}
 		if attempt == 2 {
@@ -306,7 +310,7 @@ func TestRedisBreakerRestart(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("breaker closed %v after the restart", h.waitClosed(5*time.Second))
-	h.checkPutsReachRedis(again.addr)
+	h.checkPutsReachRedis(again.Addr)
 }
 
 // TestRedisBreakerSilent: against a server that accepts connections and
@@ -315,9 +319,9 @@ func TestRedisBreakerRestart(t *testing.T) {
 // caller cancels does not count; Close ends the probe.
 func TestRedisBreakerSilent(t *testing.T) {
 	client := silentRedis(t)
-	rc := NewRedisCache(client, "")
+	rc := New(client, "")
 	rc.Timeout = 100 * time.Millisecond
-	rc.Breaker = RedisBreaker{Failures: 2, Probe: 20 * time.Millisecond, MaxProbe: 40 * time.Millisecond}
+	rc.Breaker = Breaker{Failures: 2, Probe: 20 * time.Millisecond, MaxProbe: 40 * time.Millisecond}
 	ctx := context.Background()
 
 	// A cancelled call is no news of Redis.
@@ -339,9 +343,9 @@ func TestRedisBreakerSilent(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	err := rc.Put(ctx, "k", &Entry{})
-	if took := time.Since(start); !errors.Is(err, ErrRedisUnavailable) || took > 10*time.Millisecond {
-		t.Errorf("Put with the breaker open: %v after %v, want ErrRedisUnavailable at once", err, took)
+	err := rc.Put(ctx, "k", &fetch.Entry{})
+	if took := time.Since(start); !errors.Is(err, ErrUnavailable) || took > 10*time.Millisecond {
+		t.Errorf("Put with the breaker open: %v after %v, want ErrUnavailable at once", err, took)
 	}
 	// The probe keeps failing, at growing intervals.
 	time.Sleep(300 * time.Millisecond)
@@ -362,16 +366,16 @@ func TestRedisBreakerSilent(t *testing.T) {
 // WRONGPASS) do not open the breaker, and do not repeat the password.
 func TestRedisBreakerReplyErrors(t *testing.T) {
 	const password = "right-pass/@:%word"
-	srv := startRedisServer(t, "--requirepass", password)
-	redisQuiet.Do(func() { redis.SetLogger(redisDiscardLogger{}) })
+	srv := redistest.Start(t, "--requirepass", password)
+	redistest.Quiet()
 	const wrong = "wrong-pass/@:%word"
-	client := redis.NewClient(shortTimeouts(&redis.Options{Addr: srv.addr, Password: wrong}))
+	client := redis.NewClient(shortTimeouts(&redis.Options{Addr: srv.Addr, Password: wrong}))
 	t.Cleanup(func() { client.Close() })
-	rc := NewRedisCache(client, "")
+	rc := New(client, "")
 	ctx := context.Background()
 	for range 5 {
 		_, err := rc.Get(ctx, "k")
-		if err == nil || errors.Is(err, ErrRedisUnavailable) {
+		if err == nil || errors.Is(err, ErrUnavailable) {
 			t.Fatalf("Get with a wrong password: %v", err)
 		}
 		if msg := err.Error(); containsAny(msg, wrong, "wrong-pass", "right-pass") {
@@ -383,20 +387,20 @@ func TestRedisBreakerReplyErrors(t *testing.T) {
 	}
 
 	// The right password, percent-encoded in the URL, works.
-	c, closer, err := OpenCache("redis://:right-pass%2F%40%3A%25word@" + srv.addr)
+	c, err := Open("redis://:right-pass%2F%40%3A%25word@" + srv.Addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closer.Close()
-	if err := c.Put(ctx, "k", &Entry{URL: "u"}); err != nil {
+	defer c.Close()
+	if err := c.Put(ctx, "k", &fetch.Entry{URL: "u"}); err != nil {
 		t.Errorf("Put with the right password: %v", err)
 	}
 	// And so does the same password written as it is, but for its "%".
-	c2, closer2, err := OpenCache("redis://:right-pass/@:%25word@" + srv.addr)
+	c2, err := Open("redis://:right-pass/@:%25word@" + srv.Addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closer2.Close()
+	defer c2.Close()
 	if e, err := c2.Get(ctx, "k"); err != nil || e == nil || e.URL != "u" {
 		t.Errorf("Get with the password written as it is: %v, %v", e, err)
 	}

@@ -1,4 +1,4 @@
-package fetch
+package diskcache
 
 import (
 	"encoding/binary"

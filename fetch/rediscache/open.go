@@ -1,9 +1,8 @@
-package fetch
+package rediscache
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"slices"
 	"strconv"
@@ -13,14 +12,13 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Timeouts and retries of a Redis client made by OpenCache when its URL
-// sets none (dial_timeout, read_timeout, write_timeout, max_retries):
-// few and short, so that an outage of Redis costs each Get and Put
-// little, and the memory layer in front carries on. A Redis on the
-// crawler's network answers in a millisecond, and connects (TLS
-// included) in a few. go-redis's defaults (5 s timeouts, 3 retries of the
-// command, 5 attempts at each dial) made a Get take about a second
-// against a stopped server.
+// Timeouts and retries of a Redis client made by Open when its URL sets
+// none (dial_timeout, read_timeout, write_timeout, max_retries): few and
+// short, so that an outage of Redis costs each Get and Put little, and
+// the memory layer in front carries on. A Redis on the crawler's network
+// answers in a millisecond, and connects (TLS included) in a few.
+// go-redis's defaults (5 s timeouts, 3 retries of the command, 5 attempts
+// at each dial) made a Get take about a second against a stopped server.
 const (
 	redisDialTimeout = 250 * time.Millisecond
 	redisIOTimeout   = 250 * time.Millisecond
@@ -29,36 +27,37 @@ const (
 	redisMaxRetries = 1
 )
 
-// openRedis opens the cache of a redis:// or rediss:// spec for
-// OpenCache: a RedisCache behind a MemoryCache, whose Closer stops the
-// cache's probe and closes the client.
-func openRedis(spec string) (Cache, io.Closer, error) {
-	opt, err := parseRedisURL(spec)
+// Open returns a Cache in the Redis server that rawURL names, in
+// go-redis's URL form (redis.ParseURL):
+// "redis://[USER:PASSWORD@]HOST[:PORT][/DB][?OPTIONS]", or "rediss://…"
+// for TLS. The password may hold "/", "@" and ":" as they
+// are ("%" is written %25); errors never show it, nor the user name.
+//
+// The client's dial, read and write timeouts are 250 ms and it retries a
+// command once, unless the URL says otherwise; each Get and Put waits at
+// most DefaultTimeout (500 ms), or the URL's dial and read timeouts
+// together if longer (see Cache.Timeout). Redis is not contacted until
+// the first Get or Put. So an outage of Redis neither stops a robot from
+// starting nor slows it much. Keys start with "robots:".
+//
+// The Cache owns the client it makes: Close closes it.
+func Open(rawURL string) (*Cache, error) {
+	opt, err := parseRedisURL(rawURL)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	client := redis.NewClient(shortTimeouts(opt))
-	rc := NewRedisCache(client, "")
+	rc := New(client, "")
+	rc.owned = client
 	// A URL that lengthens the client's timeouts lengthens the bound
 	// of each call with them: a dial, then a reply.
 	switch {
 	case opt.DialTimeout < 0 || opt.ReadTimeout < 0:
 		rc.Timeout = -1
 	default:
-		rc.Timeout = max(DefaultRedisTimeout, opt.DialTimeout+opt.ReadTimeout)
+		rc.Timeout = max(DefaultTimeout, opt.DialTimeout+opt.ReadTimeout)
 	}
-	return Layered(NewMemoryCache(0), rc), redisCloser{rc, client}, nil
-}
-
-// redisCloser closes a RedisCache made by OpenCache, then its client.
-type redisCloser struct {
-	cache  *RedisCache
-	client *redis.Client
-}
-
-func (c redisCloser) Close() error {
-	c.cache.Close()
-	return c.client.Close()
+	return rc, nil
 }
 
 // parseRedisURL reads a redis:// or rediss:// URL as redis.ParseURL does,
@@ -67,7 +66,7 @@ func (c redisCloser) Close() error {
 // as RFC 3986 §2.1 has it), and that no error repeats the password or
 // the user information.
 func parseRedisURL(spec string) (*redis.Options, error) {
-	shown := redactURL(spec)
+	shown := RedactURL(spec)
 	scheme, rest, _ := strings.Cut(spec, "://")
 	var user, pass string
 	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
@@ -119,11 +118,13 @@ func shortTimeouts(opt *redis.Options) *redis.Options {
 	return opt
 }
 
-// redactURL hides the user information of a URL in an error message:
-// the password of USER:PASSWORD@, or the whole of a USER@ (which may be a
+// RedactURL returns the URL s with its user information hidden, as the
+// errors of Open show it, for a message: the password of USER:PASSWORD@
+// becomes xxxxx, and so does the whole of a USER@ (which may be a
 // password written without its colon). The user information runs to the
-// last "@", so that no part of a password holding "@" or "/" shows.
-func redactURL(s string) string {
+// last "@", so that no part of a password holding "@" or "/" shows. A
+// string without "://" is returned as it is.
+func RedactURL(s string) string {
 	i := strings.Index(s, "://")
 	if i < 0 {
 		return s

@@ -1,4 +1,4 @@
-package fetch
+package diskcache
 
 import (
 	"fmt"
@@ -10,25 +10,31 @@ import (
 // diskSpecForm is the form of a disk cache spec, for errors.
 const diskSpecForm = "disk:PATH or disk:PATH?max=SIZE"
 
-// openDiskSpec opens the DiskCache of an OpenCache spec:
-// "disk:PATH" or "disk:PATH?max=SIZE".
-func openDiskSpec(spec string) (*DiskCache, error) {
-	path, o, err := parseDiskSpec(spec)
+// OpenSpec opens the Cache that a spec of the form "disk:PATH" or
+// "disk:PATH?max=SIZE" names, as a command-line flag gives it (see the
+// package fetch/cachespec): OpenWith(PATH, Options{MaxBytes: SIZE}). SIZE
+// is a number of bytes with an optional unit, B, KB, MB, GB, TB (powers
+// of 1000) or KiB, MiB, GiB, TiB (powers of 1024), in any case, such as
+// 100MB or 1GiB, at least 1 MiB; or "none" for no bound; without max, the
+// bound is DefaultMaxBytes. The options start at the last "?": a PATH
+// that holds a "?" takes one more after it, as in "disk:a?b.db?".
+func OpenSpec(spec string) (*Cache, error) {
+	path, o, err := parseSpec(spec)
 	if err != nil {
 		return nil, err
 	}
-	return OpenDiskCacheWith(path, o)
+	return OpenWith(path, o)
 }
 
-// parseDiskSpec reads "disk:PATH?max=SIZE". The options start at the
+// parseSpec reads "disk:PATH?max=SIZE" for OpenSpec. The options start at the
 // last "?": a PATH that holds a "?" takes one more after it, as in
 // "disk:a?b.db?" or "disk:a?b.db?max=1GB". SIZE is a number of
 // bytes with an optional unit, B, KB, MB, GB, TB (powers of 1000) or KiB,
 // MiB, GiB, TiB (powers of 1024), in any case, such as 100MB or 1GiB; at
 // least 1 MiB; or "none" for no bound. Without max, the bound is
-// DefaultDiskMaxBytes.
-func parseDiskSpec(spec string) (string, DiskOptions, error) {
-	var o DiskOptions
+// DefaultMaxBytes.
+func parseSpec(spec string) (string, Options, error) {
+	var o Options
 	path := strings.TrimPrefix(spec, "disk:")
 	if i := strings.LastIndexByte(path, '?'); i >= 0 {
 		opts := path[i+1:]
@@ -63,8 +69,8 @@ var diskUnits = map[string]float64{
 	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
 }
 
-// parseDiskSize reads a bound for DiskOptions.MaxBytes (see
-// parseDiskSpec): "none" is -1.
+// parseDiskSize reads a bound for Options.MaxBytes (see
+// parseSpec): "none" is -1.
 func parseDiskSize(s string) (int64, error) {
 	const want = "want a size such as 100MB or 1GiB, at least 1MiB, or none"
 	if strings.EqualFold(s, "none") {

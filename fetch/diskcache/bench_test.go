@@ -1,10 +1,13 @@
-package fetch
+package diskcache
 
 import (
 	"context"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/fetch/internal/cachetest"
 )
 
 // BenchmarkDiskPutSerial: one goroutine stores entries one by one, as a
@@ -12,19 +15,19 @@ import (
 // matters is puts/s; Close is inside the timing, so that every Put is in
 // the file when the benchmark ends.
 func BenchmarkDiskPutSerial(b *testing.B) {
-	d, err := OpenDiskCache(filepath.Join(b.TempDir(), "robots.db"))
+	d, err := Open(filepath.Join(b.TempDir(), "robots.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
 	now := time.Now()
-	e := &Entry{URL: "https://example.com/robots.txt", Outcome: Success, Status: 200,
-		Fetched: now, Expires: now.Add(24 * time.Hour), Good: Success, GoodAt: now, Body: benchOriginBody(1)}
+	e := &fetch.Entry{URL: "https://example.com/robots.txt", Outcome: fetch.Success, Status: 200,
+		Fetched: now, Expires: now.Add(24 * time.Hour), Good: fetch.Success, GoodAt: now, Body: cachetest.OriginBody(1)}
 	b.ReportAllocs()
 	start := time.Now()
 	i := 0
 	for b.Loop() {
-		if err := d.Put(ctx, benchOriginKey(i), e); err != nil {
+		if err := d.Put(ctx, cachetest.OriginKey(i), e); err != nil {
 			b.Fatal(err)
 		}
 		i++
@@ -33,4 +36,13 @@ func BenchmarkDiskPutSerial(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(i)/time.Since(start).Seconds(), "puts/s")
+}
+
+func BenchmarkDiskCacheGet(b *testing.B) {
+	d, err := Open(filepath.Join(b.TempDir(), "robots.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	cachetest.BenchGet(b, d)
 }

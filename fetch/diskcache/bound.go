@@ -1,4 +1,4 @@
-package fetch
+package diskcache
 
 import (
 	"encoding/binary"
@@ -8,11 +8,12 @@ import (
 	"slices"
 	"time"
 
+	"github.com/robotskit/robots/fetch"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// The thresholds of the bound, in percent of DiskOptions.MaxBytes: past
+// The thresholds of the bound, in percent of Options.MaxBytes: past
 // diskEvictAt of it in pages in use, entries are deleted until they take
 // diskEvictTo.
 const (
@@ -36,7 +37,7 @@ type diskUsage struct {
 	file, used int64
 }
 
-func (c *DiskCache) usage() (diskUsage, error) {
+func (c *Cache) usage() (diskUsage, error) {
 	var u diskUsage
 	err := c.view(func(tx *bolt.Tx) error {
 		db := tx.DB()
@@ -60,7 +61,7 @@ func (c *DiskCache) usage() (diskUsage, error) {
 // and compacts the file when it is over its bound or more than half
 // free. At startup (before any Get or Put has set Retain) it does not
 // sweep.
-func (c *DiskCache) maintain(startup bool) {
+func (c *Cache) maintain(startup bool) {
 	if c.broken.Load() != nil {
 		return
 	}
@@ -88,7 +89,7 @@ func (c *DiskCache) maintain(startup bool) {
 // it changes, and a leaf page holds at least two entries, however
 // large), then compact, since the free pages may be too scattered for a
 // large entry.
-func (c *DiskCache) makeRoom(size int) {
+func (c *Cache) makeRoom(size int) {
 	u, err := c.usage()
 	if err != nil {
 		return
@@ -98,7 +99,7 @@ func (c *DiskCache) makeRoom(size int) {
 	_, _ = c.compact(nil)
 }
 
-func (c *DiskCache) compactDue(u diskUsage) bool {
+func (c *Cache) compactDue(u diskUsage) bool {
 	if time.Now().Before(c.compactAfter) {
 		return false
 	}
@@ -108,7 +109,7 @@ func (c *DiskCache) compactDue(u diskUsage) bool {
 
 // sweepDue reports whether the last sweep of expired entries was more
 // than diskSweepEvery ago.
-func (c *DiskCache) sweepDue() bool {
+func (c *Cache) sweepDue() bool {
 	now := time.Now()
 	if now.Before(c.sweepAfter) {
 		return false
@@ -134,7 +135,7 @@ func (c *DiskCache) sweepDue() bool {
 // fetched first) until the pages in use would come down to target. The
 // pages an entry takes are estimated from its share of all the keys and
 // values.
-func (c *DiskCache) evict(u diskUsage, target int64) {
+func (c *Cache) evict(u diskUsage, target int64) {
 	type cand struct {
 		key     string
 		fetched int64
@@ -156,7 +157,7 @@ func (c *DiskCache) evict(u diskUsage, target int64) {
 			// A leaf element takes 16 bytes besides its key and value.
 			size := int64(len(k) + len(v) + 16)
 			total += size
-			t, ok := storedFetched(v)
+			t, ok := fetch.EncodedFetched(v)
 			if !ok || expiredAt(t, retain, now) {
 				dead = append(dead, string(k))
 				gone += size
@@ -239,7 +240,7 @@ func (c *DiskCache) evict(u diskUsage, target int64) {
 
 // deleteKeys deletes keys, diskDeleteChunk to a transaction, and returns
 // how many it deleted.
-func (c *DiskCache) deleteKeys(keys []string) (int64, error) {
+func (c *Cache) deleteKeys(keys []string) (int64, error) {
 	var n int64
 	for chunk := range slices.Chunk(keys, diskDeleteChunk) {
 		err := c.update(func(tx *bolt.Tx) error {
@@ -267,7 +268,7 @@ func (c *DiskCache) deleteKeys(keys []string) (int64, error) {
 // PATH), since a bbolt file never shrinks. Gets go on meanwhile; Puts
 // queue. It returns how many entries it skipped. After a failure it is
 // not tried again for a minute, unless the bound requires it.
-func (c *DiskCache) compact(skip map[string]bool) (int64, error) {
+func (c *Cache) compact(skip map[string]bool) (int64, error) {
 	tmp := c.path + ".compact"
 	fail := func(err error) (int64, error) {
 		c.compactAfter = time.Now().Add(time.Minute)
@@ -338,7 +339,7 @@ func (c *DiskCache) compact(skip map[string]bool) (int64, error) {
 	return skipped, nil
 }
 
-// copyDisk copies the buckets of a DiskCache from src to the new file
+// copyDisk copies the buckets of a Cache from src to the new file
 // dst, pages filled, committing every 4 MiB, without the entries in
 // skip, and returns how many it skipped.
 func copyDisk(dst, src *bolt.DB, skip map[string]bool) (int64, error) {

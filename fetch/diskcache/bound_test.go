@@ -1,4 +1,4 @@
-package fetch
+package diskcache
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func TestDiskCacheBound(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "robots.db")
-			d, err := OpenDiskCacheWith(path, DiskOptions{MaxBytes: bound})
+			d, err := OpenWith(path, Options{MaxBytes: bound})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestDiskCacheCompactAtOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robots.db")
 	diskFill(t, path, 3000, 1000)
 	before := diskFileSize(t, path)
-	d, err := OpenDiskCacheWith(path, DiskOptions{MaxBytes: 1 << 20})
+	d, err := OpenWith(path, Options{MaxBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestDiskCacheCompactAtOpen(t *testing.T) {
 func TestDiskCacheSweep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robots.db")
 	old := time.Now().Add(-90 * 24 * time.Hour)
-	d, err := OpenDiskCacheWith(path, DiskOptions{MaxBytes: -1, Retain: 365 * 24 * time.Hour})
+	d, err := OpenWith(path, Options{MaxBytes: -1, Retain: 365 * 24 * time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestDiskCacheSweep(t *testing.T) {
 	before := diskFileSize(t, path)
 
 	// Retain is the default, 60 days.
-	d, err = OpenDiskCacheWith(path, DiskOptions{MaxBytes: -1})
+	d, err = OpenWith(path, Options{MaxBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestDiskCacheSweep(t *testing.T) {
 // diskSettle waits until the writer has done what follows the batch it
 // last wrote (evictions, sweeps, compactions), after a Flush: it works
 // in turn, so another Put and Flush do.
-func diskSettle(t *testing.T, d *DiskCache) {
+func diskSettle(t *testing.T, d *Cache) {
 	t.Helper()
 	if err := d.Put(context.Background(), "settle", diskTestEntry(0, 10, time.Now())); err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func diskSettle(t *testing.T, d *DiskCache) {
 // all, and a new open reads them.
 func TestDiskCachePutNoWait(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robots.db")
-	d, err := OpenDiskCache(path)
+	d, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestDiskCachePutNoWait(t *testing.T) {
 	if took > 3*time.Second {
 		t.Errorf("%d Puts took %v", n, took)
 	}
-	d, err = OpenDiskCache(path)
+	d, err = Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestDiskCachePutNoWait(t *testing.T) {
 // written.
 func TestDiskCacheConcurrent(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robots.db")
-	d, err := OpenDiskCacheWith(path, DiskOptions{MaxBytes: 1 << 20})
+	d, err := OpenWith(path, Options{MaxBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,11 +274,11 @@ func TestDiskCacheBoundOption(t *testing.T) {
 	for _, tc := range []struct {
 		max, want int64
 	}{
-		{0, DefaultDiskMaxBytes},
+		{0, DefaultMaxBytes},
 		{-1, 0},
 		{5 << 20, 5 << 20},
 	} {
-		d, err := OpenDiskCacheWith(filepath.Join(dir, fmt.Sprint(tc.max)), DiskOptions{MaxBytes: tc.max})
+		d, err := OpenWith(filepath.Join(dir, fmt.Sprint(tc.max)), Options{MaxBytes: tc.max})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,7 +287,7 @@ func TestDiskCacheBoundOption(t *testing.T) {
 		}
 		d.Close()
 	}
-	if _, err := OpenDiskCacheWith(filepath.Join(dir, "small"), DiskOptions{MaxBytes: 1000}); err == nil {
+	if _, err := OpenWith(filepath.Join(dir, "small"), Options{MaxBytes: 1000}); err == nil {
 		t.Error("a bound of 1000 bytes was accepted")
 	}
 }

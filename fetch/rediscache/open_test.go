@@ -1,4 +1,4 @@
-package fetch
+package rediscache
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/fetch/internal/redistest"
 )
 
 // containsAny reports whether s contains any of subs.
@@ -28,11 +30,11 @@ func secretParts(password string) []string {
 }
 
 // TestRedisURLCredentials: a password holding "/", "@", ":" or "%" is read
-// whole from a redis:// URL, and no error of OpenCache or of the cache it
+// whole from a redis:// URL, and no error of Open or of the cache it
 // opens shows any part of it, or the user information: the URL is shown
 // as redis://USER:xxxxx@HOST…, the server as host:port.
 func TestRedisURLCredentials(t *testing.T) {
-	redisQuiet.Do(func() { redis.SetLogger(redisDiscardLogger{}) })
+	redistest.Quiet()
 	for _, password := range []string{
 		"AAA/BBB",
 		"CCC@DDD",
@@ -77,25 +79,25 @@ func TestRedisURLCredentials(t *testing.T) {
 				{"redis://user:" + written + "@127.0.0.1:6379?bogus=1", "unexpected option: bogus"},
 				{"redis://user:" + written + "@[::1", `"redis://user:xxxxx@[::1"`},
 				{"redis://user:" + password + "%zz@127.0.0.1", "the password holds a % not followed by two hex digits"},
-				{"mem://user:" + written + "@127.0.0.1", `unknown cache "mem://user:xxxxx@127.0.0.1"`},
+				{"mem://user:" + written + "@127.0.0.1", `"mem://user:xxxxx@127.0.0.1"`},
 			}
 			if !strings.Contains(password, ":") {
 				// No colon: the whole user information is hidden.
 				bad = append(bad, struct{ url, want string }{"redis://" + written + "@127.0.0.1:6379/abc", `"redis://xxxxx@127.0.0.1:6379/abc"`})
 			}
 			for _, tc := range bad {
-				c, closer, err := OpenCache(tc.url)
+				c, err := Open(tc.url)
 				if err == nil {
-					closer.Close()
-					t.Errorf("OpenCache(%s) = %T, want an error", tc.url, c)
+					c.Close()
+					t.Errorf("Open(%s) = %T, want an error", tc.url, c)
 					continue
 				}
 				msg := err.Error()
 				if !strings.Contains(msg, tc.want) {
-					t.Errorf("OpenCache(%s): %s\nwant it to contain %s", tc.url, msg, tc.want)
+					t.Errorf("Open(%s): %s\nwant it to contain %s", tc.url, msg, tc.want)
 				}
 				if containsAny(msg, secrets...) {
-					t.Errorf("OpenCache(%s): %s\nshows part of the password", tc.url, msg)
+					t.Errorf("Open(%s): %s\nshows part of the password", tc.url, msg)
 				}
 			}
 
@@ -105,28 +107,25 @@ func TestRedisURLCredentials(t *testing.T) {
 				{"redis://user:" + written + "@127.0.0.1:1/3", "127.0.0.1:1/3"},
 				{"redis://:" + written + "@127.0.0.1:99999999", "127.0.0.1:99999999"},
 			} {
-				c, closer, err := OpenCache(tc.url)
+				rc, err := Open(tc.url)
 				if err != nil {
-					t.Fatalf("OpenCache(%s): %v", tc.url, err)
+					t.Fatalf("Open(%s): %v", tc.url, err)
 				}
 				ctx := context.Background()
 				var msgs []string
 				for range 4 {
-					if err := c.Put(ctx, "k", &Entry{}); err != nil {
+					if err := rc.Put(ctx, "k", &fetch.Entry{}); err != nil {
 						msgs = append(msgs, err.Error())
 					}
-					// Layered answers a failed Redis Get as a miss; ask
-					// the Redis layer itself.
-					if _, err := c.(layered)[1].Get(ctx, "k"); err != nil {
+					if _, err := rc.Get(ctx, "k"); err != nil {
 						msgs = append(msgs, err.Error())
 					}
 				}
-				rc := c.(layered)[1].(*RedisCache)
 				st := rc.Stats()
 				if st.LastError != nil {
 					msgs = append(msgs, st.LastError.Error())
 				}
-				closer.Close()
+				rc.Close()
 				if len(msgs) != 9 || !st.Open {
 					t.Errorf("%s: %d errors, breaker %+v; want 9 errors and the breaker open", tc.url, len(msgs), st)
 				}
@@ -154,8 +153,8 @@ func TestRedactURL(t *testing.T) {
 		{"rediss://u:a:b%25c@h", "rediss://u:xxxxx@h"},
 		{"memory", "memory"},
 	} {
-		if got := redactURL(tc.in); got != tc.want {
-			t.Errorf("redactURL(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := RedactURL(tc.in); got != tc.want {
+			t.Errorf("RedactURL(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -170,9 +169,75 @@ func TestRedisErrorScrubs(t *testing.T) {
 	}
 }
 
-// TestOpenCacheRedisTimeout: each call of a Redis cache from OpenCache
-// waits at most 500 ms, or the URL's dial and read timeouts together.
-func TestOpenCacheRedisTimeout(t *testing.T) {
+// TestOpen: a Cache from Open has a client with the timeouts and retries
+// the URL says, or short ones, that stops at a context's deadline, and
+// Close closes that client.
+func TestOpen(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		// the client's dial, read and write timeouts, and retries
+		dial, read, write time.Duration
+		retries           int
+	}{
+		{"redis://127.0.0.1:1", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 1},
+		{"redis://:secret@127.0.0.1:1/3", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 1},
+		{"rediss://user:pw@redis.example:6380/0", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 1},
+		{"redis://127.0.0.1:1?dial_timeout=3s&read_timeout=2s", 3 * time.Second, 2 * time.Second, 2 * time.Second, 1},
+		{"redis://127.0.0.1:1?write_timeout=100ms", 250 * time.Millisecond, 250 * time.Millisecond, 100 * time.Millisecond, 1},
+		{"redis://127.0.0.1:1?max_retries=5", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 5},
+		{"redis://127.0.0.1:1?max_retries=-1", 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 0},
+	} {
+		t.Run(tc.url, func(t *testing.T) {
+			rc, err := Open(tc.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			client := rc.client.(*redis.Client)
+			if rc.owned != client {
+				t.Error("the Cache does not own its client")
+			}
+			opt := client.Options()
+			if opt.DialTimeout != tc.dial || opt.ReadTimeout != tc.read || opt.WriteTimeout != tc.write {
+				t.Errorf("timeouts dial %v, read %v, write %v; want %v, %v, %v",
+					opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, tc.dial, tc.read, tc.write)
+			}
+			if opt.MaxRetries != tc.retries || opt.DialerRetries != 1 {
+				t.Errorf("retries %d, dial attempts %d; want %d, 1", opt.MaxRetries, opt.DialerRetries, tc.retries)
+			}
+			if !opt.ContextTimeoutEnabled {
+				t.Error("ContextTimeoutEnabled is off")
+			}
+			if err := rc.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+			if err := client.Ping(context.Background()).Err(); !errors.Is(err, redis.ErrClosed) {
+				t.Errorf("Ping after Close: %v, want redis.ErrClosed", err)
+			}
+			if err := rc.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+		})
+	}
+}
+
+// TestNewCloseKeepsClient: Close of a Cache from New leaves the caller's
+// client open.
+func TestNewCloseKeepsClient(t *testing.T) {
+	redistest.Quiet()
+	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
+	defer client.Close()
+	rc := New(client, "")
+	if err := rc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Ping(context.Background()).Err(); errors.Is(err, redis.ErrClosed) {
+		t.Errorf("Ping after the cache's Close: %v; the client should stay open", err)
+	}
+}
+
+// TestOpenTimeout: each call of a Cache from Open waits at most 500 ms,
+// or the URL's dial and read timeouts together.
+func TestOpenTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		url  string
 		want time.Duration
@@ -182,13 +247,13 @@ func TestOpenCacheRedisTimeout(t *testing.T) {
 		{"redis://127.0.0.1:1?dial_timeout=1s&read_timeout=2s", 3 * time.Second},
 		{"redis://127.0.0.1:1?read_timeout=-1", -1},
 	} {
-		c, closer, err := OpenCache(tc.url)
+		rc, err := Open(tc.url)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.(layered)[1].(*RedisCache).Timeout; got != tc.want {
+		if got := rc.Timeout; got != tc.want {
 			t.Errorf("%s: Timeout %v, want %v", tc.url, got, tc.want)
 		}
-		closer.Close()
+		rc.Close()
 	}
 }

@@ -1,4 +1,4 @@
-package fetch
+package diskcache
 
 import (
 	"bytes"
@@ -14,18 +14,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotskit/robots/fetch"
 	bolt "go.etcd.io/bbolt"
 )
 
 // diskTestEntry is entry i of the corruption and bound tests: a body of
 // about size bytes that holds the marker MARKi, fetched at fetched.
-func diskTestEntry(i, size int, fetched time.Time) *Entry {
+func diskTestEntry(i, size int, fetched time.Time) *fetch.Entry {
 	body := fmt.Appendf(nil, "User-agent: *\nDisallow: /MARK%05d/\n", i)
 	for len(body) < size {
 		body = fmt.Appendf(body, "Disallow: /p%d/%d/\n", i, len(body))
 	}
-	return &Entry{URL: fmt.Sprintf("https://h%05d.example/robots.txt", i), Outcome: Success, Status: 200,
-		Fetched: fetched, Expires: fetched.Add(24 * time.Hour), Good: Success, GoodAt: fetched, Body: body}
+	return &fetch.Entry{URL: fmt.Sprintf("https://h%05d.example/robots.txt", i), Outcome: fetch.Success, Status: 200,
+		Fetched: fetched, Expires: fetched.Add(24 * time.Hour), Good: fetch.Success, GoodAt: fetched, Body: body}
 }
 
 func diskTestKey(i int) string { return fmt.Sprintf("google https://h%05d.example", i) }
@@ -34,7 +35,7 @@ func diskTestKey(i int) string { return fmt.Sprintf("google https://h%05d.exampl
 // path and closes it.
 func diskFill(t testing.TB, path string, n, size int) {
 	t.Helper()
-	d, err := OpenDiskCacheWith(path, DiskOptions{MaxBytes: -1})
+	d, err := OpenWith(path, Options{MaxBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,10 +81,10 @@ func (s *syncBuffer) String() string {
 
 // diskOpenLogged opens path with a logger into the returned buffer, and
 // closes the cache at the end of the test.
-func diskOpenLogged(t *testing.T, path string) (*DiskCache, *syncBuffer) {
+func diskOpenLogged(t *testing.T, path string) (*Cache, *syncBuffer) {
 	t.Helper()
 	log := new(syncBuffer)
-	d, err := OpenDiskCacheWith(path, DiskOptions{Logger: slog.New(slog.NewTextHandler(log, nil))})
+	d, err := OpenWith(path, Options{Logger: slog.New(slog.NewTextHandler(log, nil))})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -93,7 +94,7 @@ func diskOpenLogged(t *testing.T, path string) (*DiskCache, *syncBuffer) {
 
 // diskWorks checks that d stores and returns a new entry, and survives a
 // Flush.
-func diskWorks(t *testing.T, d *DiskCache) {
+func diskWorks(t *testing.T, d *Cache) {
 	t.Helper()
 	ctx := context.Background()
 	e := diskTestEntry(99999, 100, time.Now())
@@ -110,7 +111,7 @@ func diskWorks(t *testing.T, d *DiskCache) {
 }
 
 // TestDiskCacheCorruptFile: a file that is truncated, corrupt or not a
-// DiskCache's is moved aside at open, logged and counted, and the cache
+// Cache's is moved aside at open, logged and counted, and the cache
 // starts empty; never a crash (a truncated file used to kill the process
 // with SIGBUS when bbolt read past its end, and a garbled one to panic).
 func TestDiskCacheCorruptFile(t *testing.T) {
@@ -364,7 +365,7 @@ func TestDiskCacheDamagedPages(t *testing.T) {
 		if err := os.WriteFile(path, buf, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		d, err := OpenDiskCache(path)
+		d, err := Open(path)
 		if err != nil {
 			t.Fatalf("case %d: open: %v", i, err)
 		}

@@ -1,6 +1,6 @@
 //go:build !windows && !plan9 && !solaris && !aix && !android
 
-package fetch
+package diskcache
 
 import (
 	"errors"
@@ -27,14 +27,14 @@ func TestDiskCacheLockedCorrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	d, err := OpenDiskCache(path)
+	d, err := Open(path)
 	if err == nil {
 		d.Close()
 		t.Fatal("opened a locked file")
 	}
-	var inUse *DiskInUseError
+	var inUse *InUseError
 	if !errors.As(err, &inUse) || inUse.Path != path {
-		t.Errorf("error %v, want a DiskInUseError", err)
+		t.Errorf("error %v, want an InUseError", err)
 	}
 	if took := time.Since(start); took > 3*diskLockTimeout {
 		t.Errorf("failed after %v", took)

@@ -1,4 +1,4 @@
-package fetch
+package rediscache
 
 import (
 	"cmp"
@@ -11,18 +11,19 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/robotskit/robots/fetch"
 )
 
-// defaultRedisPrefix starts every key a RedisCache makes, unless told
+// defaultRedisPrefix starts every key a Cache makes, unless told
 // otherwise, so that the cache can share a Redis database.
 const defaultRedisPrefix = "robots:"
 
-// A RedisCache is a Cache in Redis, which a fleet of crawlers can share:
+// A Cache is a fetch.Cache in Redis, which a fleet of crawlers can share:
 // each entry is a string value of its MarshalBinary bytes, under the
 // prefix and the key, which expires Retain after the entry's fetch.
-// Each Get decodes a new Entry, so put a MemoryCache in front of it (see
-// Layered), which also keeps a crawler working through a Redis outage.
-// A RedisCache is safe for concurrent use.
+// Each Get decodes a new fetch.Entry, so put a fetch.MemoryCache in front
+// of it (see fetch.Layered), which also keeps a crawler working through a
+// Redis outage. A Cache is safe for concurrent use.
 //
 // # Outages
 //
@@ -31,36 +32,36 @@ const defaultRedisPrefix = "robots:"
 // costing that much on every call: after Breaker.Failures calls in a row
 // (3 by default) fail for want of an answer (a timeout, the call's own
 // deadline included, or a refused or broken connection), the breaker
-// opens. While it is open, Get and Put
-// do not contact Redis: they fail at once with an error that wraps
-// ErrRedisUnavailable, which the Fetcher and Layered read as a miss, so
-// a crawler answers from its memory layer or fetches the file, and what
-// it puts is kept in memory only (Stats counts the Gets skipped and the
-// Puts dropped). In the background, a probe sends PING (bounded by
-// Timeout, or DefaultRedisTimeout when Timeout is negative) after
-// Breaker.Probe (500 ms by default), then at doubling intervals up to
-// Breaker.MaxProbe (10 s); the first answer closes the breaker. An error
-// that Redis itself replies with (WRONGPASS, OOM, …) arrives quickly and
-// does not count towards opening; nor does a call whose context the
-// caller cancelled.
+// opens. While it is open, Get and Put do not contact Redis: they fail
+// at once with an error that wraps ErrUnavailable, which the
+// fetch.Fetcher and fetch.Layered read as a miss, so a crawler answers
+// from its memory layer or fetches the file, and what it puts is kept in
+// memory only (Stats counts the Gets skipped and the Puts dropped). In
+// the background, a probe sends PING (bounded by Timeout, or
+// DefaultTimeout when Timeout is negative) after Breaker.Probe (500 ms by
+// default), then at doubling intervals up to Breaker.MaxProbe (10 s); the
+// first answer closes the breaker. An error that Redis itself replies
+// with (WRONGPASS, OOM, …) arrives quickly and does not count towards
+// opening; nor does a call whose context the caller cancelled.
 //
 // Errors name the server (host:port, and the database when it is not 0),
 // never its user name or password. The cache prints nothing (go-redis's
-// own logger aside, see NewRedisCache): a program reads Stats for its
-// logs and metrics.
-type RedisCache struct {
+// own logger aside, see New): a program reads Stats for its logs and
+// metrics.
+type Cache struct {
 	// Retain is how long an entry is kept after its Fetched time (an
 	// entry whose Fetched time is zero is kept Retain after the Put).
-	// Zero means DefaultRetain. Set it before using the cache.
+	// Zero means fetch.DefaultRetain (60 days). Set it before using the
+	// cache.
 	Retain time.Duration
 	// Timeout bounds each Get and Put, on top of the call's context.
-	// Zero means DefaultRedisTimeout; a negative value leaves the calls
+	// Zero means DefaultTimeout; a negative value leaves the calls
 	// to the context and the client's timeouts. Set it before using the
 	// cache.
 	Timeout time.Duration
 	// Breaker sets the circuit breaker; its zero fields mean the
 	// defaults. Set it before using the cache.
-	Breaker RedisBreaker
+	Breaker Breaker
 
 	client redis.UniversalClient
 	prefix string
@@ -68,22 +69,24 @@ type RedisCache struct {
 	// secret is the password, which errors never repeat.
 	name, secret string
 	// deadlines: the client stops at a context's deadline by itself (a
-	// *redis.Client with ContextTimeoutEnabled, as OpenCache makes).
+	// *redis.Client with ContextTimeoutEnabled, as Open makes).
 	deadlines bool
+	// owned is the client Open made, which Close closes; nil for New.
+	owned *redis.Client
 
 	br breakerState
 }
 
-// DefaultRedisTimeout is how long a Get or Put of a RedisCache waits for
+// DefaultTimeout is how long a Get or Put of a Cache waits for
 // Redis unless its Timeout says otherwise: long enough for a dial and a
 // reply across a data centre (a Redis on the crawler's network answers in
 // about a millisecond), short enough that a Redis that hangs costs little
 // before the circuit breaker opens.
-const DefaultRedisTimeout = 500 * time.Millisecond
+const DefaultTimeout = 500 * time.Millisecond
 
-// RedisBreaker sets the circuit breaker of a RedisCache. Zero fields
-// mean the defaults.
-type RedisBreaker struct {
+// Breaker sets the circuit breaker of a Cache. Zero fields mean the
+// defaults.
+type Breaker struct {
 	// Failures is how many calls in a row must fail for want of an
 	// answer before the breaker opens; 3 by default, so that one slow
 	// reply does not open it. A call that succeeds starts the count
@@ -95,20 +98,20 @@ type RedisBreaker struct {
 	Probe, MaxProbe time.Duration
 }
 
-// The breaker's defaults; see RedisBreaker.
+// The breaker's defaults; see Breaker.
 const (
 	defaultBreakerFailures = 3
 	defaultBreakerProbe    = 500 * time.Millisecond
 	defaultBreakerMaxProbe = 10 * time.Second
 )
 
-// ErrRedisUnavailable is wrapped by the errors of a RedisCache's Get and
-// Put while its circuit breaker is open: the call did not contact Redis.
-var ErrRedisUnavailable = errors.New("circuit breaker open: Redis failed repeatedly and is skipped until it answers a PING")
+// ErrUnavailable is wrapped by the errors of a Cache's Get and Put
+// while its circuit breaker is open: the call did not contact Redis.
+var ErrUnavailable = errors.New("circuit breaker open: Redis failed repeatedly and is skipped until it answers a PING")
 
-// RedisStats is a snapshot of a RedisCache's circuit breaker and
-// counters, for a program's logs and metrics. The counters only grow.
-type RedisStats struct {
+// Stats is a snapshot of a Cache's circuit breaker and counters, for a
+// program's logs and metrics. The counters only grow.
+type Stats struct {
 	// Open is whether the breaker is open: Get and Put skip Redis.
 	Open bool
 	// OpenSince is when the breaker last opened; zero while closed.
@@ -135,7 +138,9 @@ type RedisStats struct {
 	LastError error
 }
 
-// breakerState is the circuit breaker of a RedisCache.
+var _ fetch.Cache = (*Cache)(nil)
+
+// breakerState is the circuit breaker of a Cache.
 type breakerState struct {
 	open        atomic.Bool
 	consecutive atomic.Int64
@@ -152,18 +157,18 @@ type breakerState struct {
 	closed  bool
 }
 
-// NewRedisCache returns a cache that keeps its entries in Redis through
+// New returns a Cache that keeps its entries in Redis through
 // client, under keys that start with prefix ("robots:" when empty). Each
 // call is bounded by the cache's Timeout as well as by the context of the
 // call; the client remains the caller's to close (the breaker's probe
 // stops when the client is closed, or at Close). go-redis reports failed
 // connections through its own process-wide logger, which writes to
 // standard error; a program that wants silence calls redis.SetLogger.
-func NewRedisCache(client redis.UniversalClient, prefix string) *RedisCache {
+func New(client redis.UniversalClient, prefix string) *Cache {
 	if prefix == "" {
 		prefix = defaultRedisPrefix
 	}
-	c := &RedisCache{client: client, prefix: prefix}
+	c := &Cache{client: client, prefix: prefix}
 	c.name, c.secret = redisServerName(client)
 	if rc, ok := client.(*redis.Client); ok {
 		c.deadlines = rc.Options().ContextTimeoutEnabled
@@ -172,25 +177,33 @@ func NewRedisCache(client redis.UniversalClient, prefix string) *RedisCache {
 	return c
 }
 
-// Close stops the breaker's background probe, if one runs; the cache
-// still works afterwards, but an open breaker then stays open. It does
-// not close the client. Close is for a program that drops the cache
-// before the client; closing the client stops the probe as well.
-func (c *RedisCache) Close() error {
+// Close stops the breaker's background probe, if one runs. A Cache that
+// Open made owns its client, and Close closes the client too: the cache
+// cannot be used afterwards. A Cache that New made does not close the
+// client, which remains the caller's: the cache still works after Close,
+// but an open breaker then stays open. Close is then for a program that
+// drops the cache before the client; closing the client stops the probe
+// as well.
+func (c *Cache) Close() error {
 	c.br.mu.Lock()
-	defer c.br.mu.Unlock()
-	if !c.br.closed {
-		c.br.closed = true
-		close(c.br.stop)
+	if c.br.closed {
+		c.br.mu.Unlock()
+		return nil
+	}
+	c.br.closed = true
+	close(c.br.stop)
+	c.br.mu.Unlock()
+	if c.owned != nil {
+		return c.owned.Close()
 	}
 	return nil
 }
 
 // Stats returns the state of the circuit breaker and the counters.
-func (c *RedisCache) Stats() RedisStats {
+func (c *Cache) Stats() Stats {
 	b := &c.br
 	b.mu.Lock()
-	s := RedisStats{OpenSince: b.openSince, LastError: b.lastErr}
+	s := Stats{OpenSince: b.openSince, LastError: b.lastErr}
 	b.mu.Unlock()
 	s.Open = b.open.Load()
 	if !s.Open {
@@ -208,10 +221,10 @@ func (c *RedisCache) Stats() RedisStats {
 // Get returns the entry stored under key, or nil when there is none. A
 // failure of Redis, an open circuit breaker or a value that cannot be
 // decoded is an error.
-func (c *RedisCache) Get(ctx context.Context, key string) (*Entry, error) {
+func (c *Cache) Get(ctx context.Context, key string) (*fetch.Entry, error) {
 	if c.br.open.Load() {
 		c.br.skipped.Add(1)
-		return nil, c.errorf("get", key, ErrRedisUnavailable)
+		return nil, c.errorf("get", key, ErrUnavailable)
 	}
 	c.br.gets.Add(1)
 	var v []byte
@@ -226,7 +239,7 @@ func (c *RedisCache) Get(ctx context.Context, key string) (*Entry, error) {
 	if err != nil {
 		return nil, c.failed(ctx, "get", key, err)
 	}
-	e := new(Entry)
+	e := new(fetch.Entry)
 	if err := e.UnmarshalBinary(v); err != nil {
 		return nil, c.errorf("get", key, err)
 	}
@@ -236,19 +249,19 @@ func (c *RedisCache) Get(ctx context.Context, key string) (*Entry, error) {
 // Put stores e under key until Retain after its Fetched time; an entry
 // already older than that removes the key instead. While the circuit
 // breaker is open the entry is dropped, and Put says so.
-func (c *RedisCache) Put(ctx context.Context, key string, e *Entry) error {
+func (c *Cache) Put(ctx context.Context, key string, e *fetch.Entry) error {
 	v, err := e.MarshalBinary()
 	if err != nil {
 		return err
 	}
 	if c.br.open.Load() {
 		c.br.dropped.Add(1)
-		return c.errorf("put", key, ErrRedisUnavailable)
+		return c.errorf("put", key, ErrUnavailable)
 	}
 	c.br.puts.Add(1)
 	retain := c.Retain
 	if retain <= 0 {
-		retain = DefaultRetain
+		retain = fetch.DefaultRetain
 	}
 	ttl := retain
 	if !e.Fetched.IsZero() {
@@ -271,7 +284,7 @@ func (c *RedisCache) Put(ctx context.Context, key string, e *Entry) error {
 // call runs f under ctx and the cache's Timeout, and returns when f does
 // or when either ends, whichever is first; a success closes the count of
 // failures in a row.
-func (c *RedisCache) call(ctx context.Context, f func(context.Context) error) error {
+func (c *Cache) call(ctx context.Context, f func(context.Context) error) error {
 	// A client that stops at a deadline needs no goroutine to watch it,
 	// unless the caller may also cancel.
 	direct := c.deadlines && ctx.Done() == nil
@@ -294,10 +307,10 @@ func (c *RedisCache) call(ctx context.Context, f func(context.Context) error) er
 	return err
 }
 
-func (c *RedisCache) timeout() time.Duration {
+func (c *Cache) timeout() time.Duration {
 	switch {
 	case c.Timeout == 0:
-		return DefaultRedisTimeout
+		return DefaultTimeout
 	case c.Timeout < 0:
 		return 0
 	}
@@ -306,7 +319,7 @@ func (c *RedisCache) timeout() time.Duration {
 
 // failed records the failure err of a call under ctx, opens the breaker
 // after enough of them in a row, and returns the error to report.
-func (c *RedisCache) failed(ctx context.Context, op, key string, err error) error {
+func (c *Cache) failed(ctx context.Context, op, key string, err error) error {
 	rerr := c.errorf(op, key, err)
 	var reply redis.Error
 	switch {
@@ -336,7 +349,7 @@ func (c *RedisCache) failed(ctx context.Context, op, key string, err error) erro
 	return rerr
 }
 
-func (c *RedisCache) failuresToOpen() int {
+func (c *Cache) failuresToOpen() int {
 	if c.Breaker.Failures > 0 {
 		return c.Breaker.Failures
 	}
@@ -346,7 +359,7 @@ func (c *RedisCache) failuresToOpen() int {
 // probe runs while the breaker is open: it sends PING at growing
 // intervals and closes the breaker at the first answer. It ends then,
 // at Close, or when the client is closed (the breaker stays open).
-func (c *RedisCache) probe() {
+func (c *Cache) probe() {
 	wait := c.Breaker.Probe
 	if wait <= 0 {
 		wait = defaultBreakerProbe
@@ -373,7 +386,7 @@ func (c *RedisCache) probe() {
 		default:
 		}
 		c.br.probes.Add(1)
-		ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(c.timeout(), DefaultRedisTimeout))
+		ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(c.timeout(), DefaultTimeout))
 		err := bounded(ctx, func() error { return c.client.Ping(ctx).Err() })
 		cancel()
 		if err == nil {
@@ -395,7 +408,7 @@ func (c *RedisCache) probe() {
 
 // endProbe ends the probe goroutine, closing the breaker if Redis
 // answered.
-func (c *RedisCache) endProbe(answered bool) {
+func (c *Cache) endProbe(answered bool) {
 	c.br.mu.Lock()
 	defer c.br.mu.Unlock()
 	c.br.probing = false
@@ -406,7 +419,7 @@ func (c *RedisCache) endProbe(answered bool) {
 	}
 }
 
-// A redisError is an error of a RedisCache: the operation, the key and
+// A redisError is an error of a Cache: the operation, the key and
 // the cause, with the server named and its password never repeated.
 type redisError struct {
 	name, secret string
@@ -414,7 +427,7 @@ type redisError struct {
 	err          error
 }
 
-func (c *RedisCache) errorf(op, key string, err error) error {
+func (c *Cache) errorf(op, key string, err error) error {
 	return &redisError{name: c.name, secret: c.secret, op: op, key: key, err: err}
 }
 

@@ -1,4 +1,4 @@
-package fetch
+package diskcache
 
 import (
 	"path/filepath"
@@ -34,7 +34,7 @@ func TestParseDiskSpec(t *testing.T) {
 		{"disk:?max=1GB", "", 0, "names no file"},
 		{"disk:", "", 0, "names no file"},
 	} {
-		path, o, err := parseDiskSpec(tc.spec)
+		path, o, err := parseSpec(tc.spec)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: error %v, want one with %q", tc.spec, err, tc.err)
@@ -47,25 +47,24 @@ func TestParseDiskSpec(t *testing.T) {
 	}
 }
 
-// TestOpenCacheDiskBound: OpenCache passes the bound of a disk spec on.
-func TestOpenCacheDiskBound(t *testing.T) {
+// TestOpenSpecBound: OpenSpec passes the bound of a disk spec on.
+func TestOpenSpecBound(t *testing.T) {
 	dir := t.TempDir()
 	for spec, want := range map[string]int64{
-		"disk:" + filepath.Join(dir, "a.db"):               DefaultDiskMaxBytes,
+		"disk:" + filepath.Join(dir, "a.db"):               DefaultMaxBytes,
 		"disk:" + filepath.Join(dir, "b.db") + "?max=2MiB": 2 << 20,
 		"disk:" + filepath.Join(dir, "c.db") + "?max=none": 0,
 	} {
-		_, closer, err := OpenCache(spec)
+		d, err := OpenSpec(spec)
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
-		d, ok := closer.(*DiskCache)
-		if !ok || d.maxBytes != want {
-			t.Errorf("%s: closer %T, bound %d; want %d", spec, closer, d.maxBytes, want)
+		if d.maxBytes != want {
+			t.Errorf("%s: bound %d; want %d", spec, d.maxBytes, want)
 		}
-		closer.Close()
+		d.Close()
 	}
-	if _, _, err := OpenCache("disk:" + filepath.Join(dir, "d.db") + "?max=tiny"); err == nil || !strings.Contains(err.Error(), "max=tiny") {
+	if _, err := OpenSpec("disk:" + filepath.Join(dir, "d.db") + "?max=tiny"); err == nil || !strings.Contains(err.Error(), "max=tiny") {
 		t.Errorf("bad max: %v", err)
 	}
 }
