@@ -15,7 +15,10 @@
 // Parsing never fails: a line a profile does not honour is ignored, as that
 // robot ignores it. Parse and Compile interpret every byte they are given;
 // read at most [MaxBytes] of a body from a file or the network, as robots
-// do. Checking a URL does not allocate when its path is ASCII.
+// do. Checking a URL does not allocate unless its path must be rewritten to
+// be compared and is longer than 256 bytes once rewritten: a URL without a
+// path but with a query ("https://example.com?q" is compared as "/?q"), or
+// a path that the profiles with "rfc" %-encoding normalise (see [Rules]).
 //
 // # Profiles
 //

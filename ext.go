@@ -251,7 +251,7 @@ func (r *Rules) each(f syntax.Field) []string {
 }
 
 // Sitemaps returns the values of the file's Sitemap lines, in file order.
-// Sitemap lines belong to no group (RFC 9309 §2.3.5): every one is
+// Sitemap lines belong to no group (RFC 9309 §2.2.4): every one is
 // returned, wherever it stands.
 func (r *Rules) Sitemaps() []string { return r.each(syntax.Sitemap) }
 

@@ -16,8 +16,9 @@ var allowedImports = map[string][]string{
 	"internal/textedit":        {},
 	"internal/txtar":           {}, // test support
 	"internal/spell":           {}, // "did you mean" distances
-	"syntax":                   {"internal/octets"},
-	"":                         {"syntax", "internal/pattern", "internal/octets"},
+	"internal/lines":           {"internal/octets"},
+	"syntax":                   {"internal/lines"},
+	"":                         {"syntax", "internal/lines", "internal/pattern", "internal/octets"},
 	"meta":                     {},                                                                                                    // L1: indexing controls, no robots.txt
 	"agents":                   {"internal/spell"},                                                                                    // beside the root package (L2): data only
 	"fetch":                    {"", "syntax", "agents"},                                                                              // L3: over HTTP, with the root package's rules
@@ -43,6 +44,7 @@ var forbiddenDeps = map[string][]string{
 	"syntax":           {"net", "net/http"},
 	"internal/pattern": {"net", "net/http"},
 	"internal/octets":  {"net", "net/http"},
+	"internal/lines":   {"net", "net/http"},
 	"agents":           {"net", "net/http"},
 	"fetch":            {"github.com/redis/go-redis/v9", "go.etcd.io/bbolt"}, // the cache backends live in fetch/diskcache and fetch/rediscache
 }

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"github.com/robotskit/robots/internal/lines"
 	"github.com/robotskit/robots/internal/octets"
 	"github.com/robotskit/robots/syntax"
 )
@@ -12,12 +13,11 @@ import (
 // comment line, and a line that starts with a field's exact name in any
 // case ("User-agent", "Disallow", "Sitemap", …; syntax reads such a key
 // with no flag), then ':' after optional spaces and tabs. Any other line,
-// and one longer than syntax.MaxLineLen, is read by syntax.ParseLine, the
-// reading of syntax.Parse. FuzzParseCompile holds the two ways to the same
-// rules.
+// and one longer than lines.MaxLen, is read by lines.ParseLine, the
+// reading syntax.Parse is made of. FuzzParseCompile holds the two ways to
+// the same rules.
 func (b *builder) read(text string) {
-	var s syntax.Scanner
-	off := len(s.Init(text)) // a byte order mark, skipped as Parse skips it
+	off := lines.BOM(text) // a byte order mark, skipped as Parse skips it
 	fastRules := !b.sem.noAllow && !b.sem.noWildcards && !b.sem.rfcEncoding
 	line := int32(0)
 	for off < len(text) {
@@ -26,7 +26,7 @@ func (b *builder) read(text string) {
 		switch text[start] {
 		case '\n', '\r':
 			// An empty line: blank.
-			off = start + eolLen(text, start)
+			off = start + lines.EOLLen(text, start)
 			if b.sem.blankEndsGroup {
 				b.open = false
 			}
@@ -34,37 +34,49 @@ func (b *builder) read(text string) {
 		case '#':
 			// A comment line.
 			end := octets.IndexEOL(text, start)
-			off = end + eolLen(text, end)
+			off = end + lines.EOLLen(text, end)
 			continue
 		}
 		if f, vs := fastKey(text, start); f != syntax.Unknown {
 			// The value starts after white space; the line's terminator,
-			// which isCSpace counts, ends it.
-			for vs < len(text) && isCSpace(text[vs]) && text[vs] != '\n' && text[vs] != '\r' {
+			// which lines.IsSpace counts, ends it.
+			for vs < len(text) && lines.IsSpace(text[vs]) && text[vs] != '\n' && text[vs] != '\r' {
 				vs++
 			}
 			if (f == syntax.Allow || f == syntax.Disallow) && fastRules {
 				if end := b.ruleLine(text, start, vs, line, f == syntax.Allow); end >= 0 {
-					off = end + eolLen(text, end)
+					off = end + lines.EOLLen(text, end)
 					continue
 				}
-			} else if end, stop := indexStop(text, vs); end-start <= syntax.MaxLineLen {
+			} else if end, stop := indexStop(text, vs); end-start <= lines.MaxLen {
 				b.directive(f, 0, trimRight(text, vs, stop), line)
-				off = end + eolLen(text, end)
+				off = end + lines.EOLLen(text, end)
 				continue
 			}
 		}
 		end := octets.IndexEOL(text, start)
-		l := syntax.ParseLine(text[start:end])
-		b.line(text[start:end], &l, line)
-		off = end + eolLen(text, end)
+		l := lines.ParseLine(text[start:end])
+		b.scanned(text[start:end], &l, line)
+		off = end + lines.EOLLen(text, end)
 	}
+}
+
+// scanned reads a line that read reads the general way, as builder.line
+// reads a line of a parsed file; text is the text l's offsets are in.
+func (b *builder) scanned(text string, l *lines.Line, line int32) {
+	if l.Kind != lines.DirectiveLine {
+		if l.Kind == lines.BlankLine && b.sem.blankEndsGroup {
+			b.open = false
+		}
+		return
+	}
+	b.directive(syntax.Field(l.Field), syntax.Flags(l.Flags), text[l.Value.Start:l.Value.End], line)
 }
 
 // ruleLine reads an Allow or Disallow line whose value starts at vs, for a
 // profile that reads patterns as Google does. It returns the offset of the
-// line's terminator, or -1 when the line is longer than
-// syntax.MaxLineLen and must be read the general way.
+// line's terminator, or -1 when the line is longer than lines.MaxLen and
+// must be read the general way.
 //
 // It reads the value eight octets at a time in one pass that also finds
 // what rule.set looks for, and compiles a literal pattern without reading
@@ -74,7 +86,7 @@ func (b *builder) ruleLine(text string, start, vs int, line int32, allow bool) i
 	if end < 0 {
 		end = octets.IndexEOL(text, stop)
 	}
-	if end-start > syntax.MaxLineLen {
+	if end-start > lines.MaxLen {
 		return -1
 	}
 	val := trimRight(text, vs, stop)
@@ -241,7 +253,7 @@ func plainWord(v uint64) bool {
 //
 // "User-agent", "Allow" and "Disallow", the keys of most lines, are
 // compared eight octets at a time; other keys are looked up by
-// syntax.LookupField.
+// lines.LookupField.
 func fastKey(text string, start int) (syntax.Field, int) {
 	var f syntax.Field
 	var i int
@@ -262,7 +274,7 @@ func fastKey(text string, start int) (syntax.Field, int) {
 		for i < len(text) && (text[i]|0x20-'a' < 26 || text[i] == '-') {
 			i++
 		}
-		if f = syntax.LookupField(text[start:i]); f == syntax.Unknown {
+		if f = syntax.Field(lines.LookupField(text[start:i])); f == syntax.Unknown {
 			return syntax.Unknown, 0
 		}
 	}
@@ -281,18 +293,6 @@ var (
 	wordAllow    = octets.Load("allow\x00\x00\x00", 0)
 	wordUserAge  = octets.Load("user-age", 0)
 )
-
-// eolLen returns the length of the line terminator at end: 0 at the end of
-// text, 2 for CRLF, else 1.
-func eolLen(text string, end int) int {
-	if end >= len(text) {
-		return 0
-	}
-	if text[end] == '\r' && end+1 < len(text) && text[end+1] == '\n' {
-		return 2
-	}
-	return 1
-}
 
 // indexStop returns the offset of the terminator of the line that goes on
 // at from (its first '\n' or '\r', or len(text)), and of the first NUL or
@@ -329,7 +329,7 @@ func indexStop(text string, from int) (end, stop int) {
 
 // trimRight returns text[vs:stop] without trailing white space.
 func trimRight(text string, vs, stop int) string {
-	for stop > vs && isCSpace(text[stop-1]) {
+	for stop > vs && lines.IsSpace(text[stop-1]) {
 		stop--
 	}
 	return text[vs:stop]

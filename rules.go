@@ -16,7 +16,13 @@ import (
 //
 // Rules is immutable and safe for concurrent use by many goroutines. Its
 // zero value allows everything. Checking a URL with [Rules.Allowed] does not
-// allocate when the URL's path is ASCII.
+// allocate unless the profile must rewrite the URL's path to compare it and
+// the rewritten path is longer than 256 bytes. A path is rewritten when the
+// URL has none but has a query or parameters ("https://example.com?q" is
+// compared as "/?q") and, under the profiles with "rfc" %-encoding, when it
+// is not in RFC 9309's canonical form (an escape to decode or to write in
+// upper case, an octet to escape: non-ASCII, a control, a space, '*', '$'
+// and the like); every other path is compared as given.
 type Rules struct {
 	profile     Profile
 	sem         *semantics // nil in the zero Rules
@@ -88,9 +94,9 @@ func (r *Rules) Allowed(agent, url string) bool {
 	return r.allowedPath(set, path)
 }
 
-// allowedBuf is Allowed for a URL whose path must be built.
+// allowedBuf is Allowed for a URL whose path may have to be built.
 func (r *Rules) allowedBuf(set int32, url string) bool {
-	var buf [256]byte
+	var buf [pathBuf]byte
 	path, ok := r.path(url, buf[:])
 	return !ok || r.allowedPath(set, path)
 }
@@ -480,31 +486,41 @@ func (r *Rules) matchStar(ru *rule, path string) bool {
 	return pattern.Match(path, pat)
 }
 
+// pathBuf is the size of the buffer allowedBuf gives path: a path that
+// must be built takes no allocation when it fits (see Rules).
+const pathBuf = 256
+
 // path returns the part of url that rules are matched against, normalised
-// as the profile wants, using buf when it has to build it. ok is false when
-// the path is implicitly allowed.
+// as the profile wants. A path it must build, it builds in buf, at once in
+// its final form, and allocates only when that does not fit. ok is false
+// when the path is implicitly allowed.
 func (r *Rules) path(url string, buf []byte) (path string, ok bool) {
 	sem := r.sem
-	path, slash := pathOf(url, sem.cPath)
-	if slash {
-		// "?q" stands for "/?q": build it in buf when it fits.
-		if len(path) < len(buf) {
-			buf[0] = '/'
-			n := copy(buf[1:], path)
-			path = unsafe.String(&buf[0], n+1)
-			buf = buf[n+1:]
-		} else {
-			path = "/" + path
+	p, slash := pathOf(url, sem.cPath)
+	if !slash {
+		if sem.robotsTxtAllowed && isRobotsTxt(p) {
+			return "", false
 		}
+		if sem.rfcEncoding && pattern.NeedsRFC(p, pattern.Path) {
+			b := pattern.AppendRFC(buf[:0], p, pattern.Path)
+			return unsafe.String(unsafe.SliceData(b), len(b)), true // b is not changed while path lives
+		}
+		return p, true
 	}
-	if sem.robotsTxtAllowed && isRobotsTxt(path) {
-		return "", false
+	// p starts with '?' or ';': "?q" stands for "/?q", which is never
+	// "/robots.txt". Its normal form is "/" and that of p: the normalisation
+	// keeps '/' and nothing after it reads as it does without it.
+	var b []byte
+	switch {
+	case sem.rfcEncoding && pattern.NeedsRFC(p, pattern.Path):
+		b = pattern.AppendRFC(append(buf[:0], '/'), p, pattern.Path)
+	case len(p) < len(buf):
+		buf[0] = '/'
+		b = buf[:1+copy(buf[1:], p)]
+	default:
+		return "/" + p, true
 	}
-	if sem.rfcEncoding && pattern.NeedsRFC(path, pattern.Path) {
-		b := pattern.AppendRFC(buf[:0], path, pattern.Path)
-		path = unsafe.String(unsafe.SliceData(b), len(b)) // b is not changed while path lives
-	}
-	return path, true
+	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is not changed while path lives
 }
 
 // isRobotsTxt reports whether path, without its query, is /robots.txt.

@@ -114,7 +114,7 @@ var rb605 = &Check{
 	Severity: Info, Affects: []Family{FM},
 	Doc: "A Sitemap line stands between a group's User-agent line and later rules of the " +
 		"same group. Sitemap belongs to no group and applies wherever it is (RFC 9309 " +
-		"section 2.3.5 says it must not end a group), but older and home-grown parsers end " +
+		"section 2.2.4 says it must not end a group), but older and home-grown parsers end " +
 		"the group there and lose the rules below it. Put Sitemap lines outside the groups; " +
 		"the fix moves them to the end of the file.",
 	Before: "User-agent: *\nSitemap: https://example.com/sitemap.xml\nDisallow: /private\n",

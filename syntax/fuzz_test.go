@@ -6,11 +6,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/robotskit/robots/internal/lines"
 	"github.com/robotskit/robots/syntax"
 )
 
 // FuzzParsePrint checks that Parse loses no byte, that every span is where
-// the documentation puts it, and that the Scanner agrees with Parse.
+// the documentation puts it, and that the line scanner of package lines,
+// which the root package's compiler reads with, agrees with Parse.
 func FuzzParsePrint(f *testing.F) {
 	for _, in := range allInputs() {
 		// Long lines are checked by the unit tests; as seeds they make the
@@ -197,7 +199,7 @@ func checkFile(t *testing.T, src []byte, f *syntax.File) {
 		} else if strings.Contains(key, ":") || strings.Count(sep, ":") != 1 || strings.Trim(sep, ": \t\v\f") != "" {
 			t.Fatalf("%s: key %q, separator %q", where(), key, sep)
 		}
-		exact := syntax.LookupField(key)
+		exact := syntax.Field(lines.LookupField(key))
 		if l.Flags&syntax.Lenient != 0 {
 			if exact != syntax.Unknown || l.Field == syntax.Unknown || l.Field > syntax.Sitemap {
 				t.Fatalf("%s: lenient field %v for key %q (exact %v)", where(), l.Field, key, exact)
@@ -211,25 +213,38 @@ func checkFile(t *testing.T, src []byte, f *syntax.File) {
 	}
 }
 
-// compareScanner checks that the Scanner yields the lines of f, without
-// InvalidUTF8.
+// scanned returns l as package lines reads it: its offsets, kind, field,
+// flags and terminator.
+func scanned(l syntax.Line) lines.Line {
+	r := func(s syntax.Span) lines.Range {
+		if !s.IsValid() {
+			return lines.Range{}
+		}
+		return lines.Range{Start: s.Start.Offset, End: s.End.Offset}
+	}
+	return lines.Line{Kind: lines.Kind(l.Kind), Field: lines.Field(l.Field), Flags: lines.Flags(l.Flags), EOL: l.EOL,
+		Span: r(l.Span), Key: r(l.Key), Value: r(l.Value), Comment: r(l.Comment)}
+}
+
+// compareScanner checks that the Scanner of package lines yields the lines
+// of f, without InvalidUTF8.
 func compareScanner(t *testing.T, src string, f *syntax.File) {
 	t.Helper()
-	var s syntax.Scanner
+	var s lines.Scanner
 	if bom := s.Init(src); bom != f.BOM {
 		t.Fatalf("Scanner.Init(%q) = %q, Parse BOM = %q", src, bom, f.BOM)
 	}
-	var l syntax.Line
+	var l lines.Line
 	i := 0
 	for ; s.Scan(&l); i++ {
 		if i >= len(f.Lines) {
 			t.Fatalf("Scanner(%q): more than Parse's %d lines", src, len(f.Lines))
 		}
-		if l.Flags&syntax.InvalidUTF8 != 0 {
+		if l.Flags&lines.InvalidUTF8 != 0 {
 			t.Fatalf("Scanner(%q) line %d: InvalidUTF8 set", src, i+1)
 		}
-		want := f.Lines[i]
-		want.Flags &^= syntax.InvalidUTF8
+		want := scanned(f.Lines[i])
+		want.Flags &^= lines.InvalidUTF8
 		if l != want {
 			t.Fatalf("Scanner(%q) line %d:\ngot  %+v\nwant %+v", src, i+1, l, want)
 		}
@@ -242,33 +257,33 @@ func compareScanner(t *testing.T, src string, f *syntax.File) {
 	}
 }
 
-// compareParseLine checks that ParseLine reads each line of f as Parse
-// did, with positions relative to the line.
+// compareParseLine checks that package lines' ParseLine reads each line of
+// f as Parse did, with offsets relative to the line.
 func compareParseLine(t *testing.T, f *syntax.File) {
 	t.Helper()
-	for i, want := range f.Lines {
-		text := f.Text(want.Span)
-		got := syntax.ParseLine(text)
-		// Parse's positions, moved to the line: offsets from its start,
-		// line 1; columns stay (on the first line they count from
-		// after a byte order mark, where its text starts).
-		start := want.Span.Start.Offset
-		move := func(s *syntax.Span) {
-			if s.IsValid() {
-				s.Start.Offset -= start
-				s.End.Offset -= start
-				s.Start.Line, s.End.Line = 1, 1
-			}
+	for i, l := range f.Lines {
+		text := f.Text(l.Span)
+		got := lines.ParseLine(text)
+		// Parse's offsets, moved to the line.
+		want := scanned(l)
+		start := want.Span.Start
+		move := func(r *lines.Range) {
+			r.Start -= start
+			r.End -= start
 		}
 		move(&want.Span)
-		move(&want.Key)
-		move(&want.Value)
-		move(&want.Comment)
+		if want.Kind == lines.DirectiveLine {
+			move(&want.Key)
+			move(&want.Value)
+		}
+		if want.HasComment() {
+			move(&want.Comment)
+		}
 		want.EOL = 0
 		if got != want {
 			t.Fatalf("ParseLine(%q), line %d of its file:\ngot  %+v\nwant %+v", text, i+1, got, want)
 		}
-		if got2 := syntax.ParseLine(text + "\r\nUser-agent: x"); got2 != got {
+		if got2 := lines.ParseLine(text + "\r\nUser-agent: x"); got2 != got {
 			t.Fatalf("ParseLine(%q) with a terminator and a next line: %+v, want %+v", text, got2, got)
 		}
 	}

@@ -1,5 +1,7 @@
 package syntax
 
+import "github.com/robotskit/robots/internal/lines"
+
 // File is a parsed robots.txt file. It keeps every byte of its input:
 // [File.Bytes] returns the input unchanged.
 type File struct {
@@ -62,7 +64,7 @@ const (
 	Allow
 	// Disallow is a rule (RFC 9309 §2.2.2).
 	Disallow
-	// Sitemap names a sitemap URL; it belongs to no group (RFC 9309 §2.3.5).
+	// Sitemap names a sitemap URL; it belongs to no group (RFC 9309 §2.2.4).
 	Sitemap
 	// CrawlDelay asks for a pause between requests, in seconds (Bing's and
 	// Yandex's documentation).
@@ -88,25 +90,9 @@ const (
 	numFields
 )
 
-// fieldNames holds the canonical spelling of every field.
-var fieldNames = [numFields]string{
-	"", "User-agent", "Allow", "Disallow", "Sitemap", "Crawl-delay",
-	"Request-rate", "Visit-time", "Host", "Clean-param", "Robot-version",
-	"Comment",
-}
-
 // String returns the canonical spelling of f ("User-agent", "Disallow", …),
 // or "" for Unknown.
-func (f Field) String() string {
-	if f < numFields {
-		return fieldNames[f]
-	}
-	return ""
-}
-
-// LookupField returns the field whose canonical name equals key, ignoring
-// ASCII case, and Unknown when there is none. It accepts no misspelling.
-func LookupField(key string) Field { return exactField(key) }
+func (f Field) String() string { return lines.Field(f).String() }
 
 // Flags records irregularities of a line that some robots forgive and
 // others do not. Profiles decide; the tree only records.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotskit/robots/internal/lines"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -365,7 +366,7 @@ func TestParseBOM(t *testing.T) {
 			if f.BOM != tt.bom {
 				t.Errorf("BOM: got %q, want %q", f.BOM, tt.bom)
 			}
-			var s syntax.Scanner
+			var s lines.Scanner
 			if got := s.Init(tt.in); got != tt.bom {
 				t.Errorf("Scanner.Init: got %q, want %q", got, tt.bom)
 			}
@@ -576,11 +577,11 @@ func TestLookupField(t *testing.T) {
 	for f := syntax.UserAgent; f <= syntax.Comment; f++ {
 		name := f.String()
 		for _, k := range []string{name, strings.ToLower(name), strings.ToUpper(name)} {
-			if got := syntax.LookupField(k); got != f {
-				t.Errorf("LookupField(%q): got %v, want %v", k, got, f)
+			if got := syntax.Field(lines.LookupField(k)); got != f {
+				t.Errorf("lines.LookupField(%q): got %v, want %v", k, got, f)
 			}
 		}
-		// Parse agrees with LookupField on the canonical names.
+		// Parse agrees with lines.LookupField on the canonical names.
 		p := syntax.Parse("", []byte(name+": v"))
 		if got := p.Lines[0].Field; got != f || p.Lines[0].Flags != 0 {
 			t.Errorf("Parse(%q): got field %v flags %v, want %v, no flags", name+": v", got, p.Lines[0].Flags, f)
@@ -589,8 +590,8 @@ func TestLookupField(t *testing.T) {
 	for _, k := range []string{"", "useragent", "user agent", "disalow", "Disallowed", "sitemaps", "foo",
 		"Ho\u017Ft", "\u017Fitemap", // long s folds to 's' under Unicode, not ASCII, case folding
 	} {
-		if got := syntax.LookupField(k); got != syntax.Unknown {
-			t.Errorf("LookupField(%q): got %v, want Unknown", k, got)
+		if got := lines.LookupField(k); got != lines.Unknown {
+			t.Errorf("lines.LookupField(%q): got %v, want Unknown", k, got)
 		}
 	}
 	if got := syntax.Unknown.String(); got != "" {
@@ -623,47 +624,18 @@ func TestLineKindString(t *testing.T) {
 	}
 }
 
-// TestScannerMatchesParse runs the Scanner directly over every table input
-// and checks it yields Parse's lines, without InvalidUTF8.
+// TestScannerMatchesParse runs the Scanner of package lines directly over
+// every table input and checks it yields Parse's lines, without InvalidUTF8.
 func TestScannerMatchesParse(t *testing.T) {
 	for _, in := range allInputs() {
 		compareScanner(t, in, syntax.Parse("", []byte(in)))
 	}
 }
 
-// TestParseLineMatchesParse checks that ParseLine reads every line of every
-// table input as Parse does.
+// TestParseLineMatchesParse checks that package lines' ParseLine reads every
+// line of every table input as Parse does.
 func TestParseLineMatchesParse(t *testing.T) {
 	for _, in := range allInputs() {
 		compareParseLine(t, syntax.Parse("", []byte(in)))
-	}
-}
-
-func TestScannerZero(t *testing.T) {
-	var s syntax.Scanner
-	var l syntax.Line
-	if s.Scan(&l) {
-		t.Errorf("zero Scanner: Scan returned true")
-	}
-	s.Init("a\nb")
-	s.Scan(&l)
-	s.Init("x") // Init restarts
-	if !s.Scan(&l) || l.Span.Start.Offset != 0 || l.Span.End.Offset != 1 || l.Span.Start.Line != 1 {
-		t.Errorf("after re-Init: got line %s, want 0(1:1)-1(1:2)", spanString(l.Span))
-	}
-	if s.Scan(&l) {
-		t.Errorf("after re-Init: second Scan returned true")
-	}
-}
-
-// TestScannerReusesLine checks that Scan clears what an earlier line left in l.
-func TestScannerReusesLine(t *testing.T) {
-	var s syntax.Scanner
-	s.Init("Disallow /x #c\n\x00")
-	var l syntax.Line
-	s.Scan(&l)
-	s.Scan(&l)
-	if l.Key.IsValid() || l.Value.IsValid() || l.Comment.IsValid() || l.Field != syntax.Unknown || l.Flags != syntax.NUL || l.Kind != syntax.BlankLine {
-		t.Errorf("line 2: got %+v, want a blank line with only NUL set", l)
 	}
 }

@@ -1,4 +1,4 @@
-package syntax
+package lines
 
 import (
 	"strings"
@@ -7,67 +7,81 @@ import (
 	"github.com/robotskit/robots/internal/octets"
 )
 
-// A Scanner reads a robots.txt body line by line without building a tree.
-// It is what [Parse] uses, exposed so that a compiler can read a body
-// without allocating; its lines are the same as those of [Parse], except
-// that [InvalidUTF8] is never set (checking it costs time the matcher does
-// not need).
-//
-// The zero Scanner is empty; call [Scanner.Init] before use.
-type Scanner struct {
-	src  string
-	off  int // start of the next line
-	line int // number of the last line returned
-	bom  int // length of the skipped byte order mark
-}
-
-// Init makes s read src from its start. It skips a UTF-8 byte order mark
-// (EF BB BF) or a prefix of one, as Google's parser does, and returns the
-// skipped bytes.
-func (s *Scanner) Init(src string) (bom string) {
+// BOM returns the length of the UTF-8 byte order mark (EF BB BF), or of the
+// prefix of one, that src starts with: the bytes Google's parser skips
+// before the first line.
+func BOM(src string) int {
 	n := 0
 	for n < 3 && n < len(src) && src[n] == "\xEF\xBB\xBF"[n] {
 		n++
 	}
-	*s = Scanner{src: src, off: n, bom: n}
+	return n
+}
+
+// EOLLen returns the length of the line terminator at end, the offset
+// where a line's text ends: 0 at the end of text, 2 for CRLF, else 1 (LF or
+// CR).
+func EOLLen(text string, end int) int {
+	if end >= len(text) {
+		return 0
+	}
+	if text[end] == '\r' && end+1 < len(text) && text[end+1] == '\n' {
+		return 2
+	}
+	return 1
+}
+
+// IsSpace reports whether c is white space as C's isspace sees it in the C
+// locale, which is what Google's parser trims: ' ', '\t', '\n', '\v', '\f'
+// and '\r', as bits of one constant.
+func IsSpace(c byte) bool {
+	return c <= ' ' && (1<<' '|1<<'\t'|1<<'\n'|1<<'\v'|1<<'\f'|1<<'\r')>>c&1 != 0
+}
+
+// A Scanner reads a robots.txt body line by line. Its lines are those of
+// syntax.Parse, in offsets, except that [InvalidUTF8] is never set
+// (checking it costs time a compiler does not need).
+//
+// The zero Scanner is empty; call [Scanner.Init] before use.
+type Scanner struct {
+	src string
+	off int // start of the next line
+}
+
+// Init makes s read src from its start. It skips a UTF-8 byte order mark
+// (EF BB BF) or a prefix of one, as Google's parser does (see [BOM]), and
+// returns the skipped bytes.
+func (s *Scanner) Init(src string) (bom string) {
+	n := BOM(src)
+	*s = Scanner{src: src, off: n}
 	return src[:n]
 }
 
-// Scan reads the next line into l and reports whether there was one.
+// Scan reads the next line into l, with offsets in the text given to Init,
+// and reports whether there was one.
 func (s *Scanner) Scan(l *Line) bool {
 	start := s.off
 	if start >= len(s.src) {
 		return false
 	}
 	end, stop, colon := indexLine(s.src, start)
-	eol := 0
-	if end < len(s.src) {
-		eol = 1
-		if s.src[end] == '\r' && end+1 < len(s.src) && s.src[end+1] == '\n' {
-			eol = 2
-		}
-	}
-	s.line++
+	eol := EOLLen(s.src, end)
 	s.off = end + eol
-	lineStart := start
-	if s.line == 1 {
-		lineStart = s.bom
-	}
-	tokenize(s.src, start, end, stop, colon, s.line, lineStart, l)
+	tokenize(s.src, start, end, stop, colon, l)
 	l.EOL = eol
 	return true
 }
 
-// ParseLine reads one line as [Parse] reads each line of a file. The line
-// ends at its first '\n' or '\r', if any: the terminator and what follows
-// are not read, and EOL is 0. Positions are relative to line: offsets from
-// 0, line 1, columns from 1.
+// ParseLine reads one line as a [Scanner] reads each line of a body, and
+// also sets [InvalidUTF8]. The line ends at its first '\n' or '\r', if
+// any: the terminator and what follows are not read, and EOL is 0.
+// Offsets are relative to line.
 func ParseLine(line string) Line {
 	end := octets.IndexEOL(line, 0)
 	line = line[:end]
 	var l Line
 	end, stop, colon := indexLine(line, 0)
-	tokenize(line, 0, end, stop, colon, 1, 0, &l)
+	tokenize(line, 0, end, stop, colon, &l)
 	l.EOL = 0
 	if !utf8.ValidString(line) {
 		l.Flags |= InvalidUTF8
@@ -151,36 +165,22 @@ func lineEnd(src string, i int, e, m uint64) (end, stop int) {
 	return octets.IndexEOL(src, i+8), stop
 }
 
-// isSpace reports whether c is white space as C's isspace sees it in the C
-// locale, which is what Google's parser trims: ' ', '\t', '\n', '\v', '\f'
-// and '\r', as bits of one constant.
-func isSpace(c byte) bool {
-	return c <= ' ' && (1<<' '|1<<'\t'|1<<'\n'|1<<'\v'|1<<'\f'|1<<'\r')>>c&1 != 0
-}
-
-// tokenize fills l for the line src[start:end] (terminator excluded), where
-// lineStart is the offset of column 1.
+// tokenize fills l for the line src[start:end] (terminator excluded).
 // stop and colon are indexLine's: the first NUL or '#' of the line (or
 // end) and the first ':' before it (or -1).
-func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line) {
+func tokenize(src string, start, end, stop, colon int, l *Line) {
 	// Every field of *l but EOL (Scan's) is written once on each way out,
 	// rather than the whole Line zeroed first and then written again.
-	// Positions on this line: column = offset - col0.
-	col0 := lineStart - 1
-	// span sets *s to [a, b) field by field: a Span value would be built
-	// on the stack with 8-byte stores and copied with 16-byte loads, which
-	// cannot take their data from those stores and wait for them.
-	span := func(s *Span, a, b int) {
-		s.Start.Offset, s.Start.Line, s.Start.Col = a, line, a-col0
-		s.End.Offset, s.End.Line, s.End.Col = b, line, b-col0
-	}
-	span(&l.Span, start, end)
+	// Ranges are set field by field: a Range value would be built on the
+	// stack with 8-byte stores and copied with 16-byte loads, which cannot
+	// take their data from those stores and wait for them.
+	l.Span.Start, l.Span.End = start, end
 	var flags Flags
 
-	// Only the first MaxLineLen bytes are read, and only up to a NUL.
+	// Only the first MaxLen bytes are read, and only up to a NUL.
 	read := end
-	if read-start > MaxLineLen {
-		read = start + MaxLineLen
+	if read-start > MaxLen {
+		read = start + MaxLen
 		flags |= TooLong
 		stop = min(stop, read)
 		if colon >= read {
@@ -199,17 +199,17 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 			read = body + i
 			flags |= NUL
 		}
-		span(&l.Comment, body, read)
+		l.Comment.Start, l.Comment.End = body, read
 		comment = true
 	}
 	if !comment {
-		l.Comment = Span{}
+		l.Comment = Range{}
 	}
 	a, b := start, body
-	for a < b && isSpace(src[a]) {
+	for a < b && IsSpace(src[a]) {
 		a++
 	}
-	for b > a && isSpace(src[b-1]) {
+	for b > a && IsSpace(src[b-1]) {
 		b--
 	}
 	if a == b {
@@ -242,18 +242,18 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 		}
 		flags |= MissingColon
 	}
-	for ke > a && isSpace(src[ke-1]) {
+	for ke > a && IsSpace(src[ke-1]) {
 		ke--
 	}
 	if ke == a {
 		l.other(InvalidLine, flags|EmptyKey)
 		return
 	}
-	for vs < b && isSpace(src[vs]) {
+	for vs < b && IsSpace(src[vs]) {
 		vs++
 	}
-	span(&l.Key, a, ke)
-	span(&l.Value, vs, b)
+	l.Key.Start, l.Key.End = a, ke
+	l.Value.Start, l.Value.End = vs, b
 	f, lenient := classify(src[a:ke])
 	if lenient {
 		flags |= Lenient
@@ -262,9 +262,9 @@ func tokenize(src string, start, end, stop, colon, line, lineStart int, l *Line)
 }
 
 // other finishes a line that is not a directive: no field, key or value.
-func (l *Line) other(kind LineKind, flags Flags) {
+func (l *Line) other(kind Kind, flags Flags) {
 	l.Kind, l.Field, l.Flags = kind, Unknown, flags
-	l.Key, l.Value = Span{}, Span{}
+	l.Key, l.Value = Range{}, Range{}
 }
 
 // classify returns the field a key names and whether only Google's lenient
@@ -289,6 +289,10 @@ func classify(k string) (Field, bool) {
 	}
 	return Unknown, false
 }
+
+// LookupField returns the field whose canonical name equals key, ignoring
+// ASCII case, and Unknown when there is none. It accepts no misspelling.
+func LookupField(key string) Field { return exactField(key) }
 
 // exactField is LookupField, with a switch on length first: it runs once
 // per directive line.
@@ -333,7 +337,7 @@ func exactField(k string) Field {
 }
 
 // lowerNames holds fieldNames in lower case.
-var lowerNames = func() (l [numFields]string) {
+var lowerNames = func() (l [NumFields]string) {
 	for i, n := range fieldNames {
 		l[i] = strings.ToLower(n)
 	}
