@@ -18,7 +18,8 @@ type DiffOptions struct {
 	// strict1994, to the major ones.
 	All bool
 	// URLs are the URLs or paths to decide; none means the paths the
-	// rules of both files imply (ProbeURLs).
+	// rules of both files imply: those Equivalent tries, whose
+	// documentation says how they are derived.
 	URLs []string
 }
 
@@ -29,8 +30,9 @@ type DiffReport struct {
 	Probed bool `json:"probed"`
 	// URLs are the URLs or paths decided, in order.
 	URLs []string `json:"urls"`
-	// Families holds one entry per family compared, in DiffFamilies
-	// order.
+	// Families holds one entry per family compared: google, bing,
+	// yandex and rfc9309, then with DiffOptions.All draft1996 and
+	// strict1994.
 	Families []DiffFamily `json:"families"`
 	// Changed reports that some verdict changes.
 	Changed bool `json:"changed"`
@@ -87,10 +89,10 @@ type DiffVerdict struct {
 	Why    string `json:"why"`
 }
 
-// DiffFamilies returns the families Diff compares: the major ones,
+// diffFamilies returns the families Diff compares: the major ones,
 // google, bing, yandex and rfc9309, and with all also draft1996 and
 // strict1994.
-func DiffFamilies(all bool) []robots.Profile {
+func diffFamilies(all bool) []robots.Profile {
 	ps := []robots.Profile{robots.Google, robots.Bing, robots.Yandex, robots.RFC9309}
 	if all {
 		ps = append(ps, robots.Draft1996, robots.Strict1994)
@@ -107,26 +109,17 @@ var diffMain = map[robots.Profile]string{
 	robots.Yandex: "YandexBot",
 }
 
-// ProbeURLs returns the paths on which the verdicts of files can differ,
-// sorted and without duplicates: "/", "/robots.txt" and the paths derived
-// from every Allow and Disallow pattern of the files. It is the generator
-// Equivalent probes with (its documentation says how the paths are
-// derived), so that a difference Equivalent finds shows in Diff too. A
-// path that starts with "//" is given the host "lint.invalid", so that it
-// is read as a path.
-func ProbeURLs(files ...*syntax.File) []string {
-	return probeURLs(files...)
-}
-
 // Diff compares how robots read two versions of a robots.txt: for each
-// robot family (DiffFamilies), its robot (Googlebot for google, bingbot
+// robot family (DiffReport.Families), its robot (Googlebot for google, bingbot
 // for bing, YandexBot for yandex), every robot a User-agent line of either
 // file names, read as that family reads it (the registry's token chain and
 // quirks for a known robot, the product token otherwise), and "*", the
 // robots that no group names; and for each, the URLs whose verdict
 // differs, with the deciding line on each side. Without opt.URLs, the
-// URLs are ProbeURLs of both files, and when those are a sample (large
-// files), also every probe of the rules that differ between them. Each
+// URLs are the probe paths of both files that Equivalent tries (a path
+// that starts with "//" is given the host "lint.invalid"), and when those
+// are a sample (large files), also every probe of the rules that differ
+// between them; so a difference Equivalent finds shows in Diff too. Each
 // file is read as robots read it: its first 500 KiB (robots.Read).
 func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
 	rep, _ := DiffContext(context.Background(), oldSrc, newSrc, opt)
@@ -162,7 +155,7 @@ func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (
 		rep.URLs[i] = diffShown(u)
 	}
 	named := diffNamed(fo, fn)
-	for _, p := range DiffFamilies(opt.All) {
+	for _, p := range diffFamilies(opt.All) {
 		fam := DiffFamily{Profile: p, Robots: []DiffRobot{}}
 		oldRules, newRules := ro.Rules(p), rn.Rules(p)
 		// Robots that obey the same groups of both files get the same

@@ -237,7 +237,7 @@ func TestDiffSharedVerdicts(t *testing.T) {
 		for _, rb := range f.Robots {
 			a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
 			var want []DiffChange
-			for i, u := range ProbeURLs(fo, fn) {
+			for i, u := range probeURLs(fo, fn) {
 				x, y := ro.Rules(f.Profile).DecideAgent(a, u), rn.Rules(f.Profile).DecideAgent(a, u)
 				if x.Allowed != y.Allowed {
 					want = append(want, DiffChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
@@ -261,7 +261,7 @@ func TestDiffSharedVerdicts(t *testing.T) {
 	}
 }
 
-// TestDiffLargeFiles: when the files imply more probes than ProbeURLs
+// TestDiffLargeFiles: when the files imply more probes than probeURLs
 // tries, and its even sample leaves out the paths of a changed rule, the
 // probes of the rules that differ are added, so that the change shows.
 func TestDiffLargeFiles(t *testing.T) {
@@ -276,7 +276,7 @@ func TestDiffLargeFiles(t *testing.T) {
 	for i := 1234; ; i++ {
 		path = fmt.Sprintf("/d%05d/", i)
 		new = strings.Replace(old, "Disallow: "+path+"\n", "Disallow: "+path+"keep\n", 1)
-		sample := ProbeURLs(syntax.Parse("", []byte(old)), syntax.Parse("", []byte(new)))
+		sample := probeURLs(syntax.Parse("", []byte(old)), syntax.Parse("", []byte(new)))
 		if len(sample) < maxProbes {
 			t.Fatalf("test bug: %d probes, not a sample", len(sample))
 		}
