@@ -35,11 +35,6 @@ type Group struct {
 	Agents []string
 	// Extensions holds the groups' extension lines, in file order.
 	Extensions []Extension
-	// Rules holds the Allow and Disallow rules that decide for the robot,
-	// as the profile compiled them, in file order: each points back to
-	// its line in the syntax tree (File.Lines[Rule.Line-1]). The verdict
-	// of [Rules.Allowed] for the robot is a function of these rules alone.
-	Rules []Rule
 
 	inherited []Extension // from the "*" groups, read when Extensions lack a field
 }
@@ -84,28 +79,24 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 	var g Group
 	for _, t := range a.Tokens {
 		if r.firstRecord {
-			if set, gi, ok := r.record(t); ok {
+			if _, gi, ok := r.record(t); ok {
 				r.addGroup(&g, int(gi))
-				r.addRules(&g, set)
 				return g, true
 			}
 			continue
 		}
 		whole := a.WholeName && !isProductToken(t)
 		tok := t
-		var set int32
 		if whole {
-			s, _, ok := r.wholeEntry(t)
-			if !ok {
+			if _, _, ok := r.wholeEntry(t); !ok {
 				continue
 			}
-			set = s
 		} else {
 			e := r.find(t)
 			if e == nil {
 				continue
 			}
-			tok, set = r.text[e.off:e.off+e.n], e.set
+			tok = r.text[e.off : e.off+e.n]
 		}
 		for i := range r.groups {
 			for _, a := range r.agentSpans[r.groups[i].agLo:r.groups[i].agHi] {
@@ -120,7 +111,6 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 				g.inherited = r.globalExtensions(syntax.CrawlDelay)
 			}
 		}
-		r.addRules(&g, set)
 		return g, true
 	}
 	if a.IgnoreGlobal {
@@ -132,37 +122,22 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 			r.addGroup(&g, i)
 		}
 	}
-	r.addRules(&g, r.global-1)
 	return g, len(g.Lines) > 0
 }
 
-// addRules sets g.Rules to the rules of the ruleset set.
-func (r *Rules) addRules(g *Group, set int32) { g.Rules = r.setRules(set) }
-
-// AgentRules returns the rules that decide for the robot a: the Rules of
-// [Rules.AgentGroup] without the rest of its Group, at a cost that does
-// not grow with the number of groups under the profiles that merge them.
-// It returns nil when no group applies.
+// AgentRules returns the Allow and Disallow rules that decide for the
+// robot a, those of the groups [Rules.AgentGroup] returns, as the profile
+// compiled them, in file order: each points back to its line in the
+// syntax tree (File.Lines[Rule.Line-1]). The verdict of [Rules.Allowed]
+// for the robot is a function of these rules alone. Its cost does not
+// grow with the number of groups under the profiles that merge them. It
+// returns nil when no group applies.
 func (r *Rules) AgentRules(a Agent) []Rule {
 	if r == nil {
 		return nil
 	}
-	set := int32(-1)
-	for _, t := range a.Tokens {
-		var ok bool
-		if a.WholeName && !isProductToken(t) {
-			set, _, ok = r.wholeEntry(t)
-		} else {
-			set, _, ok = r.entry(t)
-		}
-		if ok {
-			return r.setRules(set)
-		}
-	}
-	if a.IgnoreGlobal {
-		return nil
-	}
-	return r.setRules(r.global - 1)
+	set, _, _ := r.agentSet(a)
+	return r.setRules(set)
 }
 
 // setRules returns the rules of the ruleset set in file order, nil when

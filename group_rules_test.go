@@ -8,7 +8,7 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// TestGroupRules checks the promise of Group.Rules: the verdict for a robot
+// TestGroupRules checks the promise of Rules.AgentRules: the verdict for a robot
 // is a function of those rules alone. For every labelled conformance case
 // and every longest-match profile (RFC 9309 §2.2.2), a file that holds
 // only the robot's rules, under "User-agent: *", must decide the case's
@@ -23,10 +23,10 @@ func TestGroupRules(t *testing.T) {
 			f := syntax.Parse("", body)
 			for _, p := range profiles {
 				rules := robots.Compile(f, p)
-				g, _ := rules.Group(c.Agent)
+				agentRules := rules.AgentRules(robots.Agent{Tokens: []string{c.Agent}})
 				var sb strings.Builder
 				sb.WriteString("User-agent: *\n")
-				for _, ru := range g.Rules {
+				for _, ru := range agentRules {
 					if ru.Line < 1 || ru.Line > len(f.Lines) {
 						t.Fatalf("%s %v: rule %+v has no line in a file of %d lines", c.ID, p, ru, len(f.Lines))
 					}

@@ -794,28 +794,33 @@ func isProductToken(t string) bool {
 	return t != "" && len(productToken(t)) == len(t)
 }
 
+// agentSet returns the ruleset and first group that the robot a obeys:
+// those of the first of its tokens that has groups of its own, else those
+// of the "*" groups (global) unless a ignores them; -1 when none applies.
+func (r *Rules) agentSet(a Agent) (set, group int32, global bool) {
+	for _, t := range a.Tokens {
+		var ok bool
+		if a.WholeName && !isProductToken(t) {
+			set, group, ok = r.wholeEntry(t)
+		} else {
+			set, group, ok = r.entry(t)
+		}
+		if ok {
+			return set, group, false
+		}
+	}
+	if a.IgnoreGlobal {
+		return -1, -1, false
+	}
+	return r.global - 1, r.globalGroup - 1, true
+}
+
 // DecideAgent decides for the robot a, with its reasons.
 func (r *Rules) DecideAgent(a Agent, url string) Decision {
 	if r == nil {
 		return Decision{Allowed: true, Reason: NoGroup}
 	}
-	set, group, global := int32(-1), int32(-1), false
-	for _, t := range a.Tokens {
-		var s, g int32
-		var ok bool
-		if a.WholeName && !isProductToken(t) {
-			s, g, ok = r.wholeEntry(t)
-		} else {
-			s, g, ok = r.entry(t)
-		}
-		if ok {
-			set, group = s, g
-			break
-		}
-	}
-	if set < 0 && !a.IgnoreGlobal {
-		set, group, global = r.global-1, r.globalGroup-1, true
-	}
+	set, group, global := r.agentSet(a)
 	if set < 0 {
 		return Decision{Allowed: true, Reason: NoGroup}
 	}

@@ -121,7 +121,7 @@ func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
 				return nil, err
 			}
 			// An agent's verdicts are a function of the rules that decide
-			// for it (robots.Group.Rules): when both files give it the
+			// for it (robots.Rules.AgentRules): when both files give it the
 			// same set of rules, no URL can tell them apart, and no probe
 			// is needed. The rules themselves are compared, the way the
 			// profile compiled them; duplicates do not count.
