@@ -198,6 +198,24 @@ func (r *Rules) addGroup(g *Group, i int) {
 	}
 }
 
+// Groups returns the file's groups in file order, as the profile reads
+// them: a run of User-agent lines and the lines up to the next run (RFC
+// 9309 §2.1), or under the profiles that obey one record, each record. A
+// group that names "*" has Global set. Each Group holds one line, its
+// first User-agent line; [Rules.AgentGroup] merges those that apply to
+// one robot.
+func (r *Rules) Groups() []Group {
+	if r == nil {
+		return nil
+	}
+	out := make([]Group, len(r.groups))
+	for i := range r.groups {
+		out[i].Global = r.groups[i].global
+		r.addGroup(&out[i], i)
+	}
+	return out
+}
+
 // Extensions returns every extension line of the file, in file order,
 // whether or not it is inside a group.
 func (r *Rules) Extensions() []Extension {

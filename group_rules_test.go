@@ -47,3 +47,49 @@ func TestGroupRules(t *testing.T) {
 		t.Fatalf("only %d cases checked", n)
 	}
 }
+
+// TestGroups: Rules.Groups lists the groups as each profile reads them (RFC
+// 9309 §2.1: a group is a run of User-agent lines and the rules up to the
+// next run; the 1996 draft's records end at a blank line), in file order,
+// each pointing back to its first User-agent line.
+func TestGroups(t *testing.T) {
+	src := "User-agent: a\nUser-agent: B/1.0\nDisallow: /x\n\n" +
+		"User-agent: *\nCrawl-delay: 2\nAllow: /\n" +
+		"User-agent: a\n\nDisallow: /y\n"
+	type group struct {
+		line   int
+		global bool
+		agents string
+	}
+	for _, tt := range []struct {
+		p    robots.Profile
+		want []group
+	}{
+		{robots.Google, []group{{1, false, "a,B/1.0"}, {5, true, "*"}, {8, false, "a"}}},
+		{robots.RFC9309, []group{{1, false, "a,B/1.0"}, {5, true, "*"}, {8, false, "a"}}},
+		{robots.Draft1996, []group{{1, false, "a,B/1.0"}, {5, true, "*"}, {8, false, "a"}}},
+	} {
+		var got []group
+		for _, g := range robots.Parse([]byte(src), tt.p).Groups() {
+			if len(g.Lines) != 1 {
+				t.Fatalf("%v: group %+v has %d lines", tt.p, g, len(g.Lines))
+			}
+			got = append(got, group{g.Lines[0], g.Global, strings.Join(g.Agents, ",")})
+		}
+		if len(got) != len(tt.want) {
+			t.Fatalf("%v: %d groups %+v, want %+v", tt.p, len(got), got, tt.want)
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("%v: group %d = %+v, want %+v", tt.p, i, got[i], tt.want[i])
+			}
+		}
+	}
+	g := robots.Parse([]byte(src), robots.Google).Groups()[1]
+	if d, ok := g.CrawlDelay(); !ok || d.Seconds() != 2 {
+		t.Errorf("the * group's Crawl-delay = %v, %v", d, ok)
+	}
+	if (*robots.Rules)(nil).Groups() != nil {
+		t.Error("a nil *Rules has groups")
+	}
+}

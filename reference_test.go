@@ -100,7 +100,7 @@ func refDecide(src []byte, p robots.Profile, agent, url string) (allowed bool, l
 			case allow:
 				m = &allowGlob
 			}
-			ln := l.Span.Start.Line
+			ln := int(l.Span.Start.Line)
 			if refMatch(path, pat) {
 				better(m, len(pat), ln)
 			} else if allow && google {
@@ -231,7 +231,7 @@ func refDecideRecords(src []byte, p robots.Profile, agent, url string) (allowed 
 			if strict && val == "" {
 				continue
 			}
-			cur.rules = append(cur.rules, rule{l.Field == syntax.Allow, norm(val), l.Span.Start.Line})
+			cur.rules = append(cur.rules, rule{l.Field == syntax.Allow, norm(val), int(l.Span.Start.Line)})
 		}
 	}
 	var pick, star *record

@@ -88,6 +88,7 @@ type prover struct {
 	// keys holds, by profile and agent, the keys of the rules of ra that
 	// decide for the agent (ruleKeys).
 	keys [2]map[string][]ruleKey
+	kb   []ruleKey // scratch for the other text's keys
 }
 
 func newProver(a []byte) *prover { return newProverOf(a, nil) }
@@ -106,16 +107,39 @@ func newProverOf(a []byte, f *syntax.File) *prover {
 }
 
 // against is EquivalentContext(ctx, a, b) for the prover's text a.
+//
+// The text b is compiled straight from its bytes (robots.Parse makes the
+// rules robots.Compile makes of its tree) and its agents come from its
+// compiled groups: its tree is built only when the rules of some agent
+// differ and probe URLs are needed. A fix's proof on a long file thus
+// costs the rules of the edited text, not a second tree.
 func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
-	fa, fb := pr.fa, syntax.Parse("", readPart(b))
-	agents := probeAgents(fa, fb)
+	part := readPart(b)
+	var rb [2]*robots.Rules
+	for i, prof := range equivProfiles {
+		rb[i] = robots.Parse(part, prof)
+	}
+	agents := probeAgents(pr.fa)
+	seen := make(map[string]bool, len(agents))
+	for _, ag := range agents {
+		seen[ag] = true
+	}
+	for _, r := range rb {
+		for _, g := range r.Groups() {
+			for _, v := range g.Agents {
+				if k := agentKey(v); k != "" && k != "*" && !seen[k] {
+					seen[k] = true
+					agents = append(agents, k)
+				}
+			}
+		}
+	}
 	var urls []string // every probe, made when first needed
-	var kb []ruleKey
 	for i, prof := range equivProfiles {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ra, rb := pr.ra[i], robots.Compile(fb, prof)
+		ra, rb := pr.ra[i], rb[i]
 		for _, ag := range agents {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -133,8 +157,8 @@ func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
 				ka = ruleKeys(nil, ra.AgentRules(robots.Agent{Tokens: []string{ag}}))
 				pr.keys[i][ag] = ka
 			}
-			kb = ruleKeys(kb[:0], rb.AgentRules(robots.Agent{Tokens: []string{ag}}))
-			only := keyDifference(ka, kb)
+			pr.kb = ruleKeys(pr.kb[:0], rb.AgentRules(robots.Agent{Tokens: []string{ag}}))
+			only := keyDifference(ka, pr.kb)
 			if len(only) == 0 {
 				continue
 			}
@@ -146,11 +170,12 @@ func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
 				return d, err
 			}
 			if urls == nil {
+				fb := syntax.Parse("", part)
 				var err error
-				if urls, err = probeURLsContext(ctx, fa, fb); err != nil {
+				if urls, err = probeURLsContext(ctx, pr.fa, fb); err != nil {
 					return nil, err
 				}
-				urls = append(urls, changedProbes(fa, fb, urls)...)
+				urls = append(urls, changedProbes(pr.fa, fb, urls)...)
 			}
 			if d, err := firstDifference(ctx, ra, rb, prof, ag, urls); d != nil || err != nil {
 				return d, err

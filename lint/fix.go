@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"strings"
+	"unsafe"
 
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/syntax"
@@ -103,13 +104,27 @@ func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, e
 	refused := map[string]bool{}
 	cur := string(src)
 	// equivalent is Equivalent under ctx; the first error it meets stops
-	// the fix.
-	var stop error
+	// the fix. Every proof of a round compares that round's text with an
+	// edited copy: the round's text is read once (pr, from the round's
+	// parse f), and the copies are read in place.
+	var (
+		stop error
+		f    *syntax.File
+		pr   *prover
+	)
 	equivalent := func(a, b string) *Difference {
 		if stop != nil {
 			return nil
 		}
-		d, err := EquivalentContext(ctx, []byte(a), []byte(b))
+		p := pr
+		switch {
+		case a != cur: // not so today; proved the long way
+			p = newProver([]byte(a))
+		case pr == nil:
+			pr = newProverOf([]byte(cur), f)
+			p = pr
+		}
+		d, err := p.against(ctx, unsafe.Slice(unsafe.StringData(b), len(b)))
 		if err != nil {
 			stop = err
 		}
@@ -119,7 +134,7 @@ func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, e
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f := syntax.Parse("", []byte(cur))
+		f, pr = syntax.Parse("", []byte(cur)), nil
 		ds, err := RunContext(ctx, f, &opt.Config)
 		if err != nil {
 			return nil, err

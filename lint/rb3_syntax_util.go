@@ -39,7 +39,7 @@ func (v *syntaxVerifier) class(want Class, edits ...Edit) Class {
 	if err != nil {
 		return Intent
 	}
-	d, err := v.p.equivalent([]byte(v.p.src), []byte(out))
+	d, err := v.p.equivalentTo(out)
 	if err != nil || d != nil {
 		return Intent
 	}

@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"fmt"
+	"unsafe"
 
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/syntax"
@@ -174,14 +175,15 @@ type pass struct {
 	ctx   context.Context
 	err   error
 	polls uint
-	// prover compares the file with edited copies (equivalent), made
+	// prover compares the file with edited copies (equivalentTo), made
 	// when first needed.
 	prover *prover
 }
 
-// equivalent is Equivalent under the run's context; when the context
-// ends, the run stops with its error.
-func (p *pass) equivalent(a, b []byte) (*Difference, error) {
+// equivalentTo is EquivalentContext for the pass's text and b, under the
+// pass's context: the first failure stays in p.err. The pass's text is
+// read once, however many fixes its checks try.
+func (p *pass) equivalentTo(b string) (*Difference, error) {
 	ctx := p.ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -192,17 +194,12 @@ func (p *pass) equivalent(a, b []byte) (*Difference, error) {
 		}
 		return nil, err
 	}
-	var pr *prover
-	if string(a) == p.src {
-		// The checks compare the file with itself edited: read it once.
-		if p.prover == nil {
-			p.prover = newProverOf(a, p.file)
-		}
-		pr = p.prover
-	} else {
-		pr = newProver(a)
+	if p.prover == nil {
+		p.prover = newProverOf([]byte(p.src), p.file)
 	}
-	d, err := pr.against(ctx, b)
+	// A view of b, not a copy: the prover only reads it, and keeps
+	// nothing of it (robots.Parse and syntax.Parse copy what they keep).
+	d, err := p.prover.against(ctx, unsafe.Slice(unsafe.StringData(b), len(b)))
 	if err != nil && p.err == nil {
 		p.err = err
 	}

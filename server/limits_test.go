@@ -625,10 +625,10 @@ func TestMemoryPerInput(t *testing.T) {
 				t.Errorf("%s %d octets: %d", r.path, len(r.body), resp.StatusCode)
 			}
 			// The README's multiples, with room for the collector: 60× for
-			// a real file, 250× for a finding on every line.
+			// a real file, 130× for a finding on every line.
 			k := uint64(60)
 			if &r.body[0] == &denseCheck[0] {
-				k = 250
+				k = 130
 			}
 			if limit := k*uint64(len(r.body)) + 8<<20; grew > limit {
 				t.Errorf("%s %d octets: the heap grew by %d MiB, over %d× the request plus 8 MiB", r.path, len(r.body), grew>>20, k)

@@ -74,7 +74,7 @@ func checkFile(t *testing.T, src []byte, f *syntax.File) {
 		checkPos := func(what string, p syntax.Pos, lo, hi int) {
 			// No t.Helper here: it is called for every span of every
 			// line, and t.Helper is costly under the fuzzer.
-			if p.Line != n || p.Offset < lo || p.Offset > hi || p.Col != p.Offset-lineStart+1 {
+			if int(p.Line) != n || p.Offset < lo || p.Offset > hi || int(p.Col) != p.Offset-lineStart+1 {
 				t.Fatalf("%s: %s = %+v, want line %d, offset in [%d, %d], col offset-%d+1", where(), what, p, n, lo, hi, lineStart)
 			}
 		}

@@ -132,11 +132,11 @@ type Line struct {
 	Kind  LineKind
 	Field Field // for a DirectiveLine; Unknown otherwise
 	Flags Flags
-	// Span covers the line's text, without its terminator.
-	Span Span
 	// EOL is the length of the line terminator: 0 (end of input), 1 (LF or
 	// CR) or 2 (CRLF).
 	EOL int
+	// Span covers the line's text, without its terminator.
+	Span Span
 	// Key and Value are the directive's key and value, white space trimmed;
 	// Value may be empty. Both are absent unless Kind is DirectiveLine.
 	Key, Value Span

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"bytes"
+	"math"
 	"unicode/utf8"
 
 	"github.com/robotskit/robots/internal/lines"
@@ -40,9 +41,10 @@ func (l *Line) set(sl *lines.Line, n int) {
 	// and copied with 16-byte loads, which cannot take their data from
 	// those stores and wait for them.
 	col0 := sl.Span.Start - 1
+	ln := clamp32(n)
 	span := func(s *Span, r lines.Range) {
-		s.Start.Offset, s.Start.Line, s.Start.Col = r.Start, n, r.Start-col0
-		s.End.Offset, s.End.Line, s.End.Col = r.End, n, r.End-col0
+		s.Start.Offset, s.Start.Line, s.Start.Col = r.Start, ln, clamp32(r.Start-col0)
+		s.End.Offset, s.End.Line, s.End.Col = r.End, ln, clamp32(r.End-col0)
 	}
 	l.Kind, l.Field, l.Flags, l.EOL = LineKind(sl.Kind), Field(sl.Field), Flags(sl.Flags), sl.EOL
 	span(&l.Span, sl.Span)
@@ -53,4 +55,10 @@ func (l *Line) set(sl *lines.Line, n int) {
 	if sl.HasComment() {
 		span(&l.Comment, sl.Comment)
 	}
+}
+
+// clamp32 is n as a line or column number: inputs of more than 2³¹−1
+// lines, or lines of more than 2³¹−1 bytes, share the last number.
+func clamp32(n int) int32 {
+	return int32(min(n, math.MaxInt32))
 }

@@ -275,7 +275,7 @@ func TestParseGoogleReport(t *testing.T) {
 		if got := dumpLine(f, &f.Lines[i]); got != want[i] {
 			t.Errorf("line %d: got %s, want %s", i+1, got, want[i])
 		}
-		if got := f.Lines[i].Span.Start.Line; got != i+1 {
+		if got := f.Lines[i].Span.Start.Line; int(got) != i+1 {
 			t.Errorf("line %d: Span.Start.Line = %d, want %d", i+1, got, i+1)
 		}
 	}
@@ -327,7 +327,7 @@ func TestParseLineTerminators(t *testing.T) {
 				if l.Span.Start.Line != l.Span.End.Line {
 					t.Errorf("line %d: span covers lines %d-%d", l.Span.Start.Line, l.Span.Start.Line, l.Span.End.Line)
 				}
-				got = append(got, lineShape{l.Span.Start.Line, l.Span.Start.Offset, l.Span.End.Offset, l.EOL})
+				got = append(got, lineShape{int(l.Span.Start.Line), l.Span.Start.Offset, l.Span.End.Offset, l.EOL})
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Errorf("Parse(%q) lines {line start end eol}:\ngot  %v\nwant %v", tt.in, got, tt.want)
@@ -380,7 +380,7 @@ func TestParseBOM(t *testing.T) {
 			if got := f.Text(l.Span); got != tt.text {
 				t.Errorf("line 1 text: got %q, want %q", got, tt.text)
 			}
-			if l.Span.Start.Offset != tt.off || l.Span.Start.Col != tt.col || l.Span.Start.Line != 1 {
+			if l.Span.Start.Offset != tt.off || int(l.Span.Start.Col) != tt.col || l.Span.Start.Line != 1 {
 				t.Errorf("line 1 start: got %+v, want offset %d line 1 col %d", l.Span.Start, tt.off, tt.col)
 			}
 			checkFile(t, []byte(tt.in), f)

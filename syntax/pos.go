@@ -8,10 +8,14 @@ import "fmt"
 // order mark included). Line is 1-based; a line ends at LF, CR or CRLF.
 // Col is 1-based and counts bytes from the start of the line; on line 1 the
 // byte order mark is not counted. The zero Pos is invalid: see [Pos.IsValid].
+//
+// Line and Col are 32 bits wide: a tree holds four spans per line, and a
+// file the robots read (500 KiB) has far fewer lines and columns. They
+// stop at 2³¹−1 for an input of more lines, or a line of more bytes.
 type Pos struct {
 	Offset int
-	Line   int
-	Col    int
+	Line   int32
+	Col    int32
 }
 
 // IsValid reports whether p is a real position.

@@ -167,7 +167,7 @@ func agentFindings(f *syntax.File) []finding {
 		if v == "" || v == "*" || strings.HasPrefix(v, "* ") {
 			continue
 		}
-		line := l.Span.Start.Line
+		line := int(l.Span.Start.Line)
 		word := v
 		if i := strings.IndexAny(v, " \t/;("); i >= 0 {
 			word = v[:i]
@@ -219,7 +219,7 @@ func googleGroups(f *syntax.File) []*fileGroup {
 		switch l.Field {
 		case syntax.UserAgent:
 			if cur == nil || inRules {
-				cur = &fileGroup{line: l.Span.Start.Line}
+				cur = &fileGroup{line: int(l.Span.Start.Line)}
 				gs = append(gs, cur)
 				inRules = false
 			}
