@@ -195,53 +195,7 @@ func agentFindings(f *syntax.File) []finding {
 			out = append(out, finding{Line: line, Kind: "retired", Message: msg})
 		}
 	}
-	return append(out, droppedGlobal(f, robots.Compile(f, robots.Google))...)
-}
-
-// fileGroup is a group as Google reads it (RFC 9309 §2.1): User-agent
-// values, then Disallow patterns.
-type fileGroup struct {
-	line      int
-	tokens    []string // lower-cased product tokens; "*" for the global value
-	names     []string // the same, as written
-	disallows []string
-}
-
-func googleGroups(f *syntax.File) []*fileGroup {
-	var gs []*fileGroup
-	var cur *fileGroup
-	inRules := false
-	for _, l := range f.Lines {
-		if l.Kind != syntax.DirectiveLine {
-			continue
-		}
-		v := f.Text(l.Value)
-		switch l.Field {
-		case syntax.UserAgent:
-			if cur == nil || inRules {
-				cur = &fileGroup{line: int(l.Span.Start.Line)}
-				gs = append(gs, cur)
-				inRules = false
-			}
-			t := strings.ToLower(robots.ProductToken(v))
-			if v == "*" || strings.HasPrefix(v, "* ") || strings.HasPrefix(v, "*\t") {
-				t = "*"
-			}
-			if t != "" {
-				cur.tokens = append(cur.tokens, t)
-				cur.names = append(cur.names, robots.ProductToken(v))
-			}
-		case syntax.Allow, syntax.Disallow:
-			if cur == nil {
-				continue
-			}
-			inRules = true
-			if l.Field == syntax.Disallow && v != "" {
-				cur.disallows = append(cur.disallows, v)
-			}
-		}
-	}
-	return gs
+	return append(out, droppedGlobal(robots.Compile(f, robots.Google))...)
 }
 
 // droppedGlobal reports each token with a group of its own under which a
@@ -249,48 +203,50 @@ func googleGroups(f *syntax.File) []*fileGroup {
 // obeys only its own group (RFC 9309 §2.2.1; Google: only the most
 // specific group applies, "all others are ignored"), which authors often
 // forget. google reads the file (rules).
-func droppedGlobal(f *syntax.File, rules *robots.Rules) []finding {
-	gs := googleGroups(f)
+func droppedGlobal(rules *robots.Rules) []finding {
+	// The "*" groups' rules are those of a robot no group names.
 	var star []string
-	starLine := 0
-	for _, g := range gs {
-		if slices.Contains(g.tokens, "*") {
-			star = append(star, g.disallows...)
-			if starLine == 0 {
-				starLine = g.line
-			}
+	for _, ru := range rules.AgentRules(robots.Agent{}) {
+		if !ru.Allows() && ru.Pattern != "" && !slices.Contains(star, ru.Pattern) {
+			star = append(star, ru.Pattern)
 		}
 	}
 	if len(star) == 0 {
 		return nil
 	}
+	groups := rules.Groups()
+	starLine := 0
+	for _, g := range groups {
+		if g.Global {
+			starLine = g.Lines[0]
+			break
+		}
+	}
 	var out []finding
-	done := map[string]bool{"*": true}
-	for _, g := range gs {
-		for k, t := range g.tokens {
-			if done[t] {
+	done := map[string]bool{}
+	for _, g := range groups {
+		for _, v := range g.Agents {
+			name := robots.ProductToken(v)
+			t := strings.ToLower(name)
+			if name == "" || g.Global && strings.HasPrefix(v, "*") || done[t] {
 				continue
 			}
 			done[t] = true
-			name := g.names[k]
+			ag := robots.Agent{Tokens: []string{name}, IgnoreGlobal: true}
 			var own []string
-			first := 0
-			for _, h := range gs {
-				if slices.Contains(h.tokens, t) {
-					own = append(own, h.disallows...)
-					if first == 0 {
-						first = h.line
-					}
+			for _, ru := range rules.AgentRules(ag) {
+				if !ru.Allows() {
+					own = append(own, ru.Pattern)
 				}
 			}
 			var missing []string
 			for _, p := range star {
-				if slices.Contains(own, p) || slices.Contains(missing, p) {
+				if slices.Contains(own, p) {
 					continue
 				}
 				// The path the rule blocks most plainly: '*' as nothing.
 				path := strings.ReplaceAll(strings.TrimSuffix(p, "$"), "*", "")
-				if rules.DecideAgent(robots.Agent{Tokens: []string{name}, IgnoreGlobal: true}, path).Allowed {
+				if rules.DecideAgent(ag, path).Allowed {
 					missing = append(missing, p)
 				}
 			}
@@ -306,7 +262,7 @@ func droppedGlobal(f *syntax.File, rules *robots.Rules) []finding {
 			if len(missing) > len(shown) {
 				msg += ", …"
 			}
-			out = append(out, finding{Line: first, Kind: "drops-global", Message: msg})
+			out = append(out, finding{Line: g.Lines[0], Kind: "drops-global", Message: msg})
 		}
 	}
 	return out
