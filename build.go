@@ -206,13 +206,7 @@ func isGlobal(v string) bool {
 // value: the product token as RFC 9309 §2.2.1 defines it and as the
 // reference library extracts it ("Googlebot/2.1" → "Googlebot",
 // "MJ12bot" → "MJ").
-func productToken(v string) string {
-	i := 0
-	for i < len(v) && isTokenChar(v[i]) {
-		i++
-	}
-	return v[:i]
-}
+func productToken(v string) string { return lines.ProductToken(v) }
 
 // ProductToken returns the product token of a User-agent value or of a
 // name given as an agent: its leading run of [A-Za-z_-], as RFC 9309
@@ -232,9 +226,7 @@ func wholeName(v string) string {
 	return v
 }
 
-func isTokenChar(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
-}
+func isTokenChar(c byte) bool { return lines.IsTokenChar(c) }
 
 func (b *builder) rule(val string, line int32, allow bool) {
 	sem := b.sem

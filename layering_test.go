@@ -20,7 +20,7 @@ var allowedImports = map[string][]string{
 	"syntax":                   {"internal/lines"},
 	"":                         {"syntax", "internal/lines", "internal/pattern", "internal/octets"},
 	"meta":                     {},                                                                                                    // L1: indexing controls, no robots.txt
-	"agents":                   {"internal/spell"},                                                                                    // beside the root package (L2): data only
+	"agents":                   {"internal/spell", "internal/lines"},                                                                                    // beside the root package (L2): data only
 	"fetch":                    {"", "syntax", "agents"},                                                                              // L3: over HTTP, with the root package's rules
 	"lint":                     {"", "syntax", "agents", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
 	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                             // L4: a page as a robot sees it

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/robotskit/robots/internal/spell"
 	"io"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/robotskit/robots/internal/lines"
+	"github.com/robotskit/robots/internal/spell"
 )
 
 // Purpose is what a robot fetches pages for. The zero value means unset.
@@ -643,18 +645,8 @@ func skipSpace(ua string, i int) int {
 }
 
 // leadingToken returns the leading run of [A-Za-z_-] of s (RFC 9309
-// §2.2.1).
-func leadingToken(s string) string {
-	i := 0
-	for i < len(s) && isTokenByte(s[i]) {
-		i++
-	}
-	return s[:i]
-}
-
-func isTokenByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
-}
+// §2.2.1), as the root package reads it.
+func leadingToken(s string) string { return lines.ProductToken(s) }
 
 // isTchar reports whether c is an RFC 9110 §5.6.2 token character.
 func isTchar(c byte) bool {

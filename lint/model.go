@@ -1,10 +1,11 @@
 package lint
 
 import (
-	"github.com/robotskit/robots/internal/spell"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/internal/spell"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -260,17 +261,13 @@ func misspelled(k string) directive {
 }
 
 // agentKey returns the identity key of a User-agent value: "*" for "*"
-// and "* anything", else the leading run of [A-Za-z_-] in lower case,
-// which may be "".
+// and "* anything", else its product token (robots.ProductToken) in lower
+// case, which may be "".
 func agentKey(v string) string {
 	if v == "*" || len(v) > 1 && v[0] == '*' && (v[1] == ' ' || v[1] == '\t') {
 		return "*"
 	}
-	i := 0
-	for i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z' || v[i] == '-' || v[i] == '_') {
-		i++
-	}
-	return strings.ToLower(v[:i])
+	return strings.ToLower(robots.ProductToken(v))
 }
 
 // column returns the 1-based column, in code points, of the byte at off on
