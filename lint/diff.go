@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -142,12 +143,12 @@ func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (
 	urls := opt.URLs
 	if len(urls) == 0 {
 		var err error
-		if urls, err = probeURLsContext(ctx, fo, fn); err != nil {
+		if urls, err = probe.Paths(ctx, fo, fn); err != nil {
 			return nil, err
 		}
 		// A sample of a large file's probes: add those of the rules that
 		// differ, as Equivalent does.
-		urls = append(urls, changedProbes(fo, fn, urls)...)
+		urls = append(urls, probe.Changed(fo, fn, urls)...)
 		rep.Probed = true
 	}
 	rep.URLs = make([]string, len(urls))
@@ -202,7 +203,7 @@ func diffParse(src []byte) *syntax.File {
 // diffShown is how a probe URL is reported: a path that ProbeURLs gave a
 // host so that it reads as a path is shown as the path.
 func diffShown(u string) string {
-	if p, ok := strings.CutPrefix(u, probeOrigin); ok && strings.HasPrefix(p, "/") {
+	if p, ok := strings.CutPrefix(u, probe.Origin); ok && strings.HasPrefix(p, "/") {
 		return p
 	}
 	return u

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -293,4 +295,10 @@ func TestDiffLargeFiles(t *testing.T) {
 	if !found {
 		t.Errorf("the path of the changed rule, %s, is not among the changes: %v", path, urlsOf(cs))
 	}
+}
+
+// probeURLs returns the probe paths of both files (probe.Paths).
+func probeURLs(files ...*syntax.File) []string {
+	urls, _ := probe.Paths(context.Background(), files...)
+	return urls
 }

@@ -3,10 +3,10 @@ package lint
 import (
 	"context"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -24,16 +24,8 @@ type Difference struct {
 // otherBot is the probe agent that no file names: it reads the "*" groups.
 const otherBot = "OtherBot-lint-probe"
 
-// maxProbes bounds the URLs Equivalent tries; beyond it, an even sample of
-// the derived URLs is taken, so the cost stays bounded on the largest
-// files (a 500 KiB file has some 20,000 rules).
-const maxProbes = 1 << 15
-
-// probeOrigin is put before probe paths that start with "//".
-const probeOrigin = "http://lint.invalid"
-
-// maxCrossProbes bounds the wildcard-by-rule pairs probeURLs crosses.
-const maxCrossProbes = 1 << 17
+// maxProbes bounds the URLs Equivalent tries (probe.Max).
+const maxProbes = probe.Max
 
 // equivProfiles are the profiles whose reading the fixer must keep:
 // Google's and RFC 9309's.
@@ -172,10 +164,10 @@ func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
 			if urls == nil {
 				fb := syntax.Parse("", part)
 				var err error
-				if urls, err = probeURLsContext(ctx, pr.fa, fb); err != nil {
+				if urls, err = probe.Paths(ctx, pr.fa, fb); err != nil {
 					return nil, err
 				}
-				urls = append(urls, changedProbes(pr.fa, fb, urls)...)
+				urls = append(urls, probe.Changed(pr.fa, fb, urls)...)
 			}
 			if d, err := firstDifference(ctx, ra, rb, prof, ag, urls); d != nil || err != nil {
 				return d, err
@@ -263,14 +255,14 @@ func keyDifference(a, b []ruleKey) []ruleKey {
 	return out
 }
 
-// keyProbes returns the probes of the patterns of ks (see probeValue).
+// keyProbes returns the probes of the patterns of ks (see probe.Value).
 func keyProbes(ks []ruleKey) []string {
 	set := map[string]bool{"/": true}
-	add := probeAdder(set)
+	add := probe.Adder(set)
 	for _, k := range ks {
-		probeValue(add, strings.TrimSuffix(k.pattern, "$"))
+		probe.Value(add, strings.TrimSuffix(k.pattern, "$"))
 	}
-	return probeSample(set)
+	return probe.Sample(set)
 }
 
 // probeAgents returns the product tokens of the User-agent lines of both
@@ -293,181 +285,4 @@ func probeAgents(files ...*syntax.File) []string {
 		}
 	}
 	return out
-}
-
-// probeURLs returns the probe paths of both files, sorted and without
-// duplicates, sampled down to maxProbes.
-func probeURLs(files ...*syntax.File) []string {
-	urls, _ := probeURLsContext(context.Background(), files...)
-	return urls
-}
-
-// probeURLsContext is probeURLs that stops when ctx ends, with its
-// error: the crossings of long wildcard values cost far more than the
-// files' size.
-func probeURLsContext(ctx context.Context, files ...*syntax.File) ([]string, error) {
-	set := map[string]bool{"/": true, "/robots.txt": true}
-	add := probeAdder(set)
-	var values, wild []string
-	for _, f := range files {
-		for i := range f.Lines {
-			l := &f.Lines[i]
-			if l.Kind != syntax.DirectiveLine || (l.Field != syntax.Allow && l.Field != syntax.Disallow) {
-				continue
-			}
-			v := strings.TrimSuffix(f.Text(l.Value), "$")
-			values = append(values, v)
-			if strings.Contains(v, "*") {
-				wild = append(wild, v)
-			}
-			probeValue(add, v)
-		}
-	}
-	// Where a wildcard lets one rule reach another's path: each value
-	// followed by what a wildcard value has after its first "*"
-	// ("/docs" and "/*.pdf" meet at "/docs.pdf", which the probes above
-	// miss), while the pairs are few enough.
-	if len(wild)*len(values) <= maxCrossProbes {
-		n := 0
-		for _, w := range wild {
-			tail := strings.ReplaceAll(w[strings.IndexByte(w, '*'):], "*", "")
-			for _, v := range values {
-				if n++; n%equivPoll == 0 {
-					if err := ctx.Err(); err != nil {
-						return nil, err
-					}
-				}
-				add(strings.ReplaceAll(v, "*", "") + tail)
-				add(strings.ReplaceAll(v, "*", "") + "/x-probe" + tail)
-			}
-		}
-	}
-	return probeSample(set), nil
-}
-
-// probeAdder returns the function that adds a probe path to set: with a
-// leading "/", and a host before a path that starts with "//".
-func probeAdder(set map[string]bool) func(string) {
-	return func(s string) {
-		if s == "" || s[0] != '/' {
-			s = "/" + s
-		}
-		if strings.HasPrefix(s, "//") {
-			// Alone, "//x" is a network-path reference (host x): give
-			// the path a host so that it is read as a path.
-			s = probeOrigin + s
-		}
-		set[s] = true
-	}
-}
-
-// probeValue adds the probes of the pattern v (its final "$" removed):
-// v with each "*" read as nothing and as a marker segment, each followed
-// by nothing, by one more octet and by "/x", and the directory of an
-// index page.
-func probeValue(add func(string), v string) {
-	for _, star := range []string{"", "/x-probe"} {
-		p := strings.ReplaceAll(v, "*", star)
-		add(p)
-		add(p + "x")
-		add(p + "/x")
-		if d, ok := strings.CutSuffix(p, "index.html"); ok {
-			add(d)
-		} else if d, ok := strings.CutSuffix(p, "index.htm"); ok {
-			add(d)
-		}
-	}
-}
-
-// probeSample returns the paths of set, sorted, sampled evenly down to
-// maxProbes.
-func probeSample(set map[string]bool) []string {
-	urls := make([]string, 0, len(set))
-	for u := range set {
-		urls = append(urls, u)
-	}
-	sort.Strings(urls)
-	if len(urls) > maxProbes {
-		step := float64(len(urls)) / maxProbes
-		sample := make([]string, 0, maxProbes)
-		for i := 0; i < maxProbes; i++ {
-			sample = append(sample, urls[int(float64(i)*step)])
-		}
-		urls = sample
-	}
-	return urls
-}
-
-// changedProbes returns the probes, not in have, of the rules where a and
-// b differ: every Allow and Disallow line that one of them has more often
-// than the other, and every rule of a group (a run of User-agent lines and
-// the lines up to the next such run) in which a User-agent line differs.
-// The sample of probeURLs may leave out the probes of a rule a fix moved;
-// these are the ones that can show it. At most maxProbes, sampled evenly.
-func changedProbes(a, b *syntax.File, have []string) []string {
-	if len(have) < maxProbes {
-		return nil // probeURLs took every probe
-	}
-	type entry struct {
-		field syntax.Field
-		value string
-		group int
-	}
-	read := func(f *syntax.File) []entry {
-		var out []entry
-		group, inAgents := 0, false
-		for i := range f.Lines {
-			l := &f.Lines[i]
-			if l.Kind != syntax.DirectiveLine {
-				continue
-			}
-			switch l.Field {
-			case syntax.UserAgent:
-				if !inAgents {
-					group++
-				}
-				inAgents = true
-			case syntax.Allow, syntax.Disallow:
-				inAgents = false
-			default:
-				inAgents = false
-				continue
-			}
-			out = append(out, entry{l.Field, f.Text(l.Value), group})
-		}
-		return out
-	}
-	ea, eb := read(a), read(b)
-	type lineKey struct {
-		field syntax.Field
-		value string
-	}
-	count := map[lineKey]int{}
-	key := func(e *entry) lineKey { return lineKey{e.field, e.value} }
-	for i := range ea {
-		count[key(&ea[i])]++
-	}
-	for i := range eb {
-		count[key(&eb[i])]--
-	}
-	set := map[string]bool{}
-	add := probeAdder(set)
-	for _, es := range [][]entry{ea, eb} {
-		touched := map[int]bool{}
-		for i := range es {
-			if e := &es[i]; e.field == syntax.UserAgent && count[key(e)] != 0 {
-				touched[e.group] = true
-			}
-		}
-		for i := range es {
-			e := &es[i]
-			if e.field != syntax.UserAgent && (count[key(e)] != 0 || touched[e.group]) {
-				probeValue(add, strings.TrimSuffix(e.value, "$"))
-			}
-		}
-	}
-	for _, u := range have {
-		delete(set, u)
-	}
-	return probeSample(set)
 }

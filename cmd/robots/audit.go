@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -98,9 +99,27 @@ func runAudit(e *env, args []string) error {
 	return nil
 }
 
+// barred reports whether some path is disallowed to the robot a: whether
+// one of the probes (package internal/probe) of a Disallow rule that
+// decides for it is disallowed. Only those rules can bar a path.
+func barred(rules *robots.Rules, a robots.Agent) bool {
+	for _, ru := range rules.AgentRules(a) {
+		if ru.Allows() || ru.Pattern == "" {
+			continue
+		}
+		set := map[string]bool{}
+		probe.Value(probe.Adder(set), strings.TrimSuffix(ru.Pattern, "$"))
+		for u := range set {
+			if !rules.DecideAgent(a, u).Allowed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func audit(f *syntax.File) *auditJSON {
 	rs := robots.ReadAll(f)
-	probes := probeURLs(f)
 	a := &auditJSON{Findings: []finding{}, AI: aiSummary{Blocked: []string{}, Partly: []string{},
 		Open: []string{}, Unmentioned: []string{}, Global: "open"}}
 	for _, rb := range agents.All() {
@@ -112,13 +131,8 @@ func audit(f *syntax.File) *auditJSON {
 		ra.Status = "open"
 		if !d.Allowed {
 			ra.Status = "blocked"
-		} else {
-			for _, u := range probes {
-				if !rules.DecideAgent(rd.agent, u).Allowed {
-					ra.Status = "partly"
-					break
-				}
-			}
+		} else if barred(rules, rd.agent) {
+			ra.Status = "partly"
 		}
 		switch {
 		case d.Group == 0:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -97,12 +99,14 @@ func runCompare(e *env, args []string) error {
 	if src == nil {
 		return err
 	}
-	f := syntax.Parse(name, src)
+	rs := robots.ReadAll(syntax.Parse(name, src))
 	probed := len(urls) == 0
 	if probed {
-		urls = probeURLs(f)
+		if urls, err = probeURLs(e.ctx, rs, readers); err != nil {
+			return err
+		}
 	}
-	m := compare(robots.ReadAll(f), readers, urls)
+	m := compare(rs, readers, urls)
 	if *format == "json" {
 		err = m.writeJSON(e.stdout, name, probed)
 	} else {
@@ -141,35 +145,33 @@ func defaultReaders(profile robots.Profile, profileSet bool) []reader {
 	return rs
 }
 
-// probeURLs derives paths to test from the file's own rules: "/", and for
-// each Allow or Disallow value its literal path ('*' as nothing, a final
-// '$' dropped) and that path with one more octet, so that prefix rules are
-// seen both matching exactly and matching longer paths.
-func probeURLs(f *syntax.File) []string {
-	urls := []string{"/"}
-	seen := map[string]bool{"/": true}
-	add := func(u string) {
-		if !seen[u] && len(urls) < maxProbes {
-			seen[u] = true
+// probeURLs derives paths to test from the file's own rules (package
+// internal/probe, the checker's probes) and keeps at most maxProbes:
+// "/", then the paths on which the readers disagree, then an even sample
+// of the others, in sorted order.
+func probeURLs(ctx context.Context, rs *robots.Readings, readers []reader) ([]string, error) {
+	all, err := probe.Paths(ctx, rs.File())
+	if err != nil || len(all) <= maxProbes {
+		return all, err
+	}
+	keep := map[string]bool{"/": true}
+	for _, j := range compare(rs, readers, all).disagree {
+		if len(keep) == maxProbes {
+			break
+		}
+		keep[all[j]] = true
+	}
+	for i := 0; len(keep) < maxProbes && i < len(all); i++ {
+		// An even sample of the rest: the i-th of maxProbes slots.
+		keep[all[i*len(all)/maxProbes]] = true
+	}
+	urls := make([]string, 0, len(keep))
+	for _, u := range all {
+		if keep[u] {
 			urls = append(urls, u)
 		}
 	}
-	for _, l := range f.Lines {
-		if l.Kind != syntax.DirectiveLine || l.Field != syntax.Allow && l.Field != syntax.Disallow {
-			continue
-		}
-		v := f.Text(l.Value)
-		if v == "" {
-			continue
-		}
-		base := strings.ReplaceAll(strings.TrimSuffix(v, "$"), "*", "")
-		if !strings.HasPrefix(base, "/") {
-			base = "/" + base
-		}
-		add(base)
-		add(base + "x")
-	}
-	return urls
+	return urls, nil
 }
 
 // matrix is every robot's decision on every URL.
