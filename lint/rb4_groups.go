@@ -250,7 +250,7 @@ var rb408 = &Check{
 func (p *pass) groupsRepeated(global bool) {
 	type firstSeen struct{ group, line int }
 	seen := map[string]firstSeen{}
-	keys := make([]map[string]bool, len(p.groups))
+	keys := make([][]string, len(p.groups))
 	merges := map[int][]Edit{}
 	for gi := range p.groups {
 		g := &p.groups[gi]
@@ -540,7 +540,7 @@ func (p *pass) groupsOrder() []int {
 	}
 	keys := make([][]string, n)
 	for gi := range p.groups {
-		for k := range p.groupsKeys(&p.groups[gi]) {
+		for _, k := range p.groupsKeys(&p.groups[gi]) {
 			if k != "*" {
 				keys[gi] = append(keys[gi], k)
 			}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/robotskit/robots/internal/spell"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,29 +33,36 @@ func (p *pass) groupsHasBlank(g *group) bool {
 	return false
 }
 
-// groupsKeys returns the set of non-empty agent keys of g.
-func (p *pass) groupsKeys(g *group) map[string]bool {
-	ks := map[string]bool{}
-	for _, a := range g.agents {
-		if k := p.lines[a].agent; k != "" {
-			ks[k] = true
+// groupsKeys returns the non-empty agent keys of g, sorted and without
+// duplicates. The keys of every group are made on the first call, in one
+// array shared by the pass.
+func (p *pass) groupsKeys(g *group) []string {
+	if p.groupKeys == nil {
+		n := 0
+		for gi := range p.groups {
+			n += len(p.groups[gi].agents)
+		}
+		all := make([]string, 0, n)
+		p.groupKeys = make([][]string, len(p.groups))
+		for gi := range p.groups {
+			start := len(all)
+			for _, a := range p.groups[gi].agents {
+				if k := p.lines[a].agent; k != "" {
+					all = append(all, k)
+				}
+			}
+			ks := all[start:]
+			slices.Sort(ks)
+			ks = slices.Compact(ks)
+			all = all[:start+len(ks)]
+			p.groupKeys[gi] = ks[:len(ks):len(ks)]
 		}
 	}
-	return ks
+	return p.groupKeys[g.index]
 }
 
 // groupsSameKeys reports whether a and b name the same agent keys.
-func groupsSameKeys(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
-}
+func groupsSameKeys(a, b []string) bool { return slices.Equal(a, b) }
 
 // groupsAnchor returns the line after which text joins group g: its last
 // rule, or its last User-agent line when it has no rule.

@@ -665,14 +665,17 @@ var rb515 = &Check{
 			n  int
 			of [4]prior
 		}
-		var seen map[string]*priors
+		// Values are keyed by a hash of their ASCII lower case (the
+		// values are normalised: non-ASCII octets are percent-encoded),
+		// and EqualFold tells a collision from a match.
+		var seen map[uint64]*priors
 		var pool []priors
 		for gi := range p.groups {
 			// Two values that differ only in case: one of them has an
 			// upper-case letter.
 			upper := false
 			for _, i := range p.groups[gi].rules {
-				if v := p.lines[i].value; strings.ToLower(v) != v {
+				if rulesHasUpper(p.lines[i].value) {
 					upper = true
 					break
 				}
@@ -681,7 +684,7 @@ var rb515 = &Check{
 				continue
 			}
 			if seen == nil {
-				seen = map[string]*priors{}
+				seen = map[uint64]*priors{}
 			}
 			clear(seen)
 			rules := p.groups[gi].rules
@@ -695,7 +698,7 @@ var rb515 = &Check{
 				if n == "" {
 					continue
 				}
-				low := strings.ToLower(n)
+				low := rulesFoldHash(n)
 				allow := l.is(dAllow)
 				ps := seen[low]
 				if ps == nil {
@@ -704,7 +707,7 @@ var rb515 = &Check{
 					seen[low] = ps
 				}
 				for _, q := range ps.of[:ps.n] {
-					if q.allow != allow && q.val != n {
+					if q.allow != allow && q.val != n && strings.EqualFold(q.val, n) {
 						p.reportValue(l, "%q and %q differ only in case; paths are case-sensitive", p.lines[q.line].value, l.value).
 							related(q.line+1, "the other rule")
 						break

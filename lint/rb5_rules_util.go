@@ -681,3 +681,27 @@ func rulesIndexAllow(r *rulesRule) bool {
 	i := strings.LastIndexByte(r.val, '/')
 	return r.allow && i >= 0 && strings.HasPrefix(r.val[i:], "/index.htm")
 }
+
+// rulesHasUpper reports whether v has an ASCII upper-case letter.
+func rulesHasUpper(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if 'A' <= v[i] && v[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// rulesFoldHash is the 64-bit FNV-1a hash of v in ASCII lower case: equal
+// for values that differ only in the case of ASCII letters.
+func rulesFoldHash(v string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
+}

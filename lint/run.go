@@ -178,6 +178,9 @@ type pass struct {
 	// prover compares the file with edited copies (equivalentTo), made
 	// when first needed.
 	prover *prover
+	// groupKeys holds each group's agent keys (groupsKeys), made when
+	// first needed.
+	groupKeys [][]string
 }
 
 // equivalentTo is EquivalentContext for the pass's text and b, under the
