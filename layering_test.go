@@ -16,17 +16,18 @@ var allowedImports = map[string][]string{
 	"internal/textedit":        {},
 	"internal/txtar":           {}, // test support
 	"internal/spell":           {}, // "did you mean" distances
-	"internal/probe":           {"syntax"},
+	"internal/arena":           {},
+	"internal/probe":           {"syntax", "internal/arena"},
 	"internal/lines":           {"internal/octets"},
 	"syntax":                   {"internal/lines"},
 	"":                         {"syntax", "internal/lines", "internal/pattern", "internal/octets"},
-	"meta":                     {},                                                                                                                      // L1: indexing controls, no robots.txt
-	"agents":                   {"internal/spell", "internal/lines"},                                                                                    // beside the root package (L2): data only
-	"fetch":                    {"", "syntax", "agents"},                                                                                                // L3: over HTTP, with the root package's rules
-	"lint":                     {"", "syntax", "agents", "internal/probe", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
-	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                                               // L4: a page as a robot sees it
-	"internal/wire":            {"", "syntax", "fetch", "lint"},                                                                                         // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
-	"internal/sitecheck":       {"fetch", "lint"},                                                                                                       // L4: fetch-then-check of the CLI and the API
+	"meta":                     {},                                                                                                                                        // L1: indexing controls, no robots.txt
+	"agents":                   {"internal/spell", "internal/lines"},                                                                                                      // beside the root package (L2): data only
+	"fetch":                    {"", "syntax", "agents"},                                                                                                                  // L3: over HTTP, with the root package's rules
+	"lint":                     {"", "syntax", "agents", "internal/arena", "internal/probe", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
+	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                                                                 // L4: a page as a robot sees it
+	"internal/wire":            {"", "syntax", "fetch", "lint"},                                                                                                           // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
+	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                         // L4: fetch-then-check of the CLI and the API
 	"cmd/robots":               {"", "syntax", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "server"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "meta", "page", "internal/wire", "internal/sitecheck", "internal/textedit"}, // L5: the web checker and API
 	"fetch/diskcache":          {"fetch"},

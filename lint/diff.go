@@ -138,7 +138,6 @@ func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (
 		opt = &DiffOptions{}
 	}
 	fo, fn := diffParse(oldSrc), diffParse(newSrc)
-	ro, rn := robots.ReadAll(fo), robots.ReadAll(fn)
 	rep := &DiffReport{Families: []DiffFamily{}}
 	urls := opt.URLs
 	if len(urls) == 0 {
@@ -157,8 +156,13 @@ func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (
 	}
 	named := diffNamed(fo, fn)
 	for _, p := range diffFamilies(opt.All) {
+		// Each profile's rules are compiled when their family's turn
+		// comes, after a look at ctx: a long file takes a while.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		fam := DiffFamily{Profile: p, Robots: []DiffRobot{}}
-		oldRules, newRules := ro.Rules(p), rn.Rules(p)
+		oldRules, newRules := robots.Compile(fo, p), robots.Compile(fn, p)
 		// Robots that obey the same groups of both files get the same
 		// verdicts: they are decided once.
 		done := map[string][]DiffChange{}
@@ -223,7 +227,7 @@ func diffNamed(files ...*syntax.File) []DiffRobot {
 				continue
 			}
 			v := strings.TrimSpace(f.Text(l.Value))
-			if agentKey(v) == "*" {
+			if agentKey(nil, v) == "*" {
 				continue
 			}
 			name := v

@@ -119,7 +119,7 @@ func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
 	for _, r := range rb {
 		for _, g := range r.Groups() {
 			for _, v := range g.Agents {
-				if k := agentKey(v); k != "" && k != "*" && !seen[k] {
+				if k := agentKey(nil, v); k != "" && k != "*" && !seen[k] {
 					seen[k] = true
 					agents = append(agents, k)
 				}
@@ -258,9 +258,9 @@ func keyDifference(a, b []ruleKey) []ruleKey {
 // keyProbes returns the probes of the patterns of ks (see probe.Value).
 func keyProbes(ks []ruleKey) []string {
 	set := map[string]bool{"/": true}
-	add := probe.Adder(set)
+	add := probe.Adder(set, nil)
 	for _, k := range ks {
-		probe.Value(add, strings.TrimSuffix(k.pattern, "$"))
+		probe.Value(add, nil, strings.TrimSuffix(k.pattern, "$"))
 	}
 	return probe.Sample(set)
 }
@@ -276,7 +276,7 @@ func probeAgents(files ...*syntax.File) []string {
 			if l.Kind != syntax.DirectiveLine || l.Field != syntax.UserAgent {
 				continue
 			}
-			k := agentKey(f.Text(l.Value))
+			k := agentKey(nil, f.Text(l.Value))
 			if k == "" || k == "*" || seen[k] {
 				continue
 			}

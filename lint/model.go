@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/internal/arena"
 	"github.com/robotskit/robots/internal/spell"
 	"github.com/robotskit/robots/syntax"
 )
@@ -134,7 +135,15 @@ func (p *pass) model() {
 	// The groups' agents, members and rules are slices of three arrays,
 	// one for the whole file: groups do not interleave, so each group's
 	// lines are a run of each array (cut when the next group opens).
-	var agents, members, rules []int
+	// Each array is made once, as large as the file's directive lines.
+	n := 0
+	for i := range f.Lines {
+		if f.Lines[i].Kind == syntax.DirectiveLine {
+			n++
+		}
+	}
+	backing := make([]int, 0, 3*n)
+	agents, members, rules := backing[0:0:n], backing[n:n:2*n], backing[2*n:2*n:3*n]
 	var at [3]int // where the open group's runs start
 	close := func() {
 		if open >= 0 {
@@ -168,7 +177,7 @@ func (p *pass) model() {
 			}
 			g := &p.groups[open]
 			agents = append(agents, i)
-			l.agent = agentKey(l.value)
+			l.agent = agentKey(&p.arena, l.value)
 			g.global = g.global || l.agent == "*"
 			if !recOpen {
 				rec, recOpen = rec+1, true
@@ -262,12 +271,12 @@ func misspelled(k string) directive {
 
 // agentKey returns the identity key of a User-agent value: "*" for "*"
 // and "* anything", else its product token (robots.ProductToken) in lower
-// case, which may be "".
-func agentKey(v string) string {
+// case, which may be "", built in a (which may be nil).
+func agentKey(a *arena.Arena, v string) string {
 	if v == "*" || len(v) > 1 && v[0] == '*' && (v[1] == ' ' || v[1] == '\t') {
 		return "*"
 	}
-	return strings.ToLower(robots.ProductToken(v))
+	return a.Lower(robots.ProductToken(v))
 }
 
 // column returns the 1-based column, in code points, of the byte at off on

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/robotskit/robots/internal/arena"
 	"github.com/robotskit/robots/internal/pattern"
 	"github.com/robotskit/robots/syntax"
 )
@@ -193,10 +194,12 @@ func (s *rulesSet) fm(u string) int {
 // (RB7xx): each value without a final "$", with every "*" read
 // as nothing and as a marker segment, each also followed by the marker;
 // only paths (starting with "/"), sorted and without duplicates.
-func rulesCandidates(rules []rulesRule) []string {
+func rulesCandidates(a *arena.Arena, rules []rulesRule) []string {
 	set := map[string]bool{}
+	var buf []string
 	for i := range rules {
-		for _, c := range rulesCandidatesOf(rules[i].val) {
+		buf = rulesCandidatesOf(a, buf[:0], rules[i].val)
+		for _, c := range buf {
 			set[c] = true
 		}
 	}
@@ -211,7 +214,8 @@ func rulesCandidates(rules []rulesRule) []string {
 	if len(wild)*len(rules) <= rulesCrossBudget {
 		for _, w := range wild {
 			for i := range rules {
-				for _, u := range rulesAppendCross(nil, &rules[w], &rules[i]) {
+				buf = rulesAppendCross(a, buf[:0], &rules[w], &rules[i])
+				for _, u := range buf {
 					set[u] = true
 				}
 			}
@@ -225,24 +229,25 @@ func rulesCandidates(rules []rulesRule) []string {
 	return out
 }
 
-// rulesCandidatesOf returns the candidate URLs of one normalised value.
-func rulesCandidatesOf(v string) []string {
+// rulesCandidatesOf appends to dst the candidate URLs of one normalised
+// value, built in a (which may be nil).
+func rulesCandidatesOf(a *arena.Arena, dst []string, v string) []string {
 	v = strings.TrimSuffix(v, "$")
-	var out []string
 	add := func(u string) {
 		if strings.HasPrefix(u, "/") {
-			out = append(out, u, u+rulesMarker)
+			dst = append(dst, u, a.Concat(u, rulesMarker))
 		}
 	}
-	add(strings.ReplaceAll(v, "*", ""))
+	lit := a.ReplaceStars(v, "", "")
+	add(lit)
 	if strings.IndexByte(v, '*') >= 0 {
-		add(strings.ReplaceAll(v, "*", rulesMarker))
+		add(a.ReplaceStars(v, rulesMarker, ""))
 	}
 	if strings.HasPrefix(v, "*") {
 		// A leading "*" also stands for a path: "/" before the rest.
-		add("/" + strings.ReplaceAll(v, "*", ""))
+		add(a.Concat("/", lit))
 	}
-	return out
+	return dst
 }
 
 // rulesAffordable reports whether comparing evaluators over s's candidate
@@ -343,7 +348,7 @@ func (gd *rulesGuard) unitsOf(gi int) []*rulesGuardUnit {
 // newUnit prepares the set s for the guard.
 func (gd *rulesGuard) newUnit(s *rulesSet) *rulesGuardUnit {
 	u := &rulesGuardUnit{s: s, at: map[int]int{}}
-	u.cands = append(rulesCandidates(s.rules), "/robots.txt")
+	u.cands = append(rulesCandidates(&gd.p.arena, s.rules), "/robots.txt")
 	sort.Strings(u.cands)
 	u.cheap = rulesAffordable(s, len(u.cands))
 	// The guard evaluates with Google's normalisation; where RFC 9309's
@@ -370,7 +375,7 @@ func (gd *rulesGuard) newUnit(s *rulesSet) *rulesGuardUnit {
 	if len(imp) > 0 {
 		u.sg = rulesNewSet(append(append([]rulesRule(nil), s.rules...), imp...))
 		for i := range imp {
-			u.cands = append(u.cands, rulesCandidatesOf(imp[i].val)...)
+			u.cands = rulesCandidatesOf(&gd.p.arena, u.cands, imp[i].val)
 		}
 		sort.Strings(u.cands)
 	}
@@ -476,18 +481,18 @@ func (gd *rulesGuard) keepsLMIn(u *rulesGuardUnit, i int, newVal string, remove,
 		for k := lo; k < len(u.cands) && strings.HasPrefix(u.cands[k], pre); k++ {
 			cands = append(cands, u.cands[k])
 		}
-		cands = append(cands, rulesCandidatesOf(r.val)...)
+		cands = rulesCandidatesOf(&gd.p.arena, cands, r.val)
 		cs := s // crossed with Google's implicit Allows too
 		if u.sg != nil {
 			cs = u.sg
 		}
 		if r.kind == rulesWild {
 			for k := range cs.rules {
-				cands = rulesAppendCross(cands, &cs.rules[k], r)
+				cands = rulesAppendCross(&gd.p.arena, cands, &cs.rules[k], r)
 			}
 		} else {
 			for _, k := range cs.wild {
-				cands = rulesAppendCross(cands, &cs.rules[k], r)
+				cands = rulesAppendCross(&gd.p.arena, cands, &cs.rules[k], r)
 			}
 		}
 	}
@@ -643,24 +648,27 @@ func rulesSortEdit(p *pass, g *group) (e Edit, ok bool) {
 }
 
 // rulesLiteral is a normalised value without its final "$" and its "*".
-func rulesLiteral(v string) string {
-	return strings.ReplaceAll(strings.TrimSuffix(v, "$"), "*", "")
+func rulesLiteral(a *arena.Arena, v string) string {
+	return a.ReplaceStars(strings.TrimSuffix(v, "$"), "", "")
 }
 
 // rulesAppendCross appends to cands the URLs where a wildcard of one rule
 // lets it reach the other's path: each value's literal text followed by
 // what the other has after its first "*" ("/docs" and "/*.pdf" give
-// "/docs.pdf", which rulesCandidates misses).
-func rulesAppendCross(cands []string, a, b *rulesRule) []string {
+// "/docs.pdf", which rulesCandidates misses). The URLs are built in ar
+// (which may be nil).
+func rulesAppendCross(ar *arena.Arena, cands []string, a, b *rulesRule) []string {
 	for _, xy := range [2][2]*rulesRule{{a, b}, {b, a}} {
 		x, y := xy[0], xy[1]
 		if i := strings.IndexByte(y.val, '*'); i >= 0 && x.val != "" {
 			// Also with the marker between them, out of reach of a third
 			// rule that happens to match where the two meet.
-			lx, ty := rulesLiteral(x.val), rulesLiteral(y.val[i:])
-			if u := lx + ty; strings.HasPrefix(u, "/") {
-				cands = append(cands, u, u+rulesMarker, lx+rulesMarker+ty)
+			lx, ty := rulesLiteral(ar, x.val), rulesLiteral(ar, y.val[i:])
+			if lx == "" && !strings.HasPrefix(ty, "/") || lx != "" && lx[0] != '/' {
+				continue
 			}
+			u := ar.Concat(lx, ty)
+			cands = append(cands, u, ar.Concat(u, rulesMarker), ar.Concat3(lx, rulesMarker, ty))
 		}
 	}
 	return cands

@@ -44,11 +44,11 @@ func TestRulesEvaluators(t *testing.T) {
 func TestRulesCandidates(t *testing.T) {
 	rules := []rulesRule{rulesRuleOf(0, false, "/*.pdf"), rulesRuleOf(1, true, "/docs")}
 	found := false
-	for _, u := range rulesCandidates(rules) {
+	for _, u := range rulesCandidates(nil, rules) {
 		found = found || u == "/docs.pdf"
 	}
 	if !found {
-		t.Errorf("no /docs.pdf among %q", rulesCandidates(rules))
+		t.Errorf("no /docs.pdf among %q", rulesCandidates(nil, rules))
 	}
 }
 

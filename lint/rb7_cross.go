@@ -54,7 +54,7 @@ func rb701Group(p *pass, g *group) {
 		return
 	}
 	s := rulesGroupSet(p, g)
-	cands := rulesCandidates(s.rules)
+	cands := rulesCandidates(&p.arena, s.rules)
 	if !rulesAffordable(s, len(cands)) {
 		return
 	}
@@ -355,7 +355,7 @@ var rb706 = &Check{
 			cands := make([][]string, len(rules)) // rulesCandidatesOf, when first needed
 			candsOf := func(k int) []string {
 				if cands[k] == nil {
-					cands[k] = rulesCandidatesOf(rules[k].val)
+					cands[k] = rulesCandidatesOf(&p.arena, nil, rules[k].val)
 				}
 				return cands[k]
 			}

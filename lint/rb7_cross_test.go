@@ -1,6 +1,10 @@
 package lint
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/robotskit/robots/internal/arena"
+)
 
 // TestCrossOverlap holds crossOverlap, which builds its cross candidates
 // in a reused buffer, to the plain reading: some URL among both values'
@@ -14,11 +18,12 @@ func TestCrossOverlap(t *testing.T) {
 		for _, y := range vals {
 			a, b := rulesRuleOf(0, true, x), rulesRuleOf(1, false, y)
 			want := false
-			cands := append(rulesCandidatesOf(a.val), rulesCandidatesOf(b.val)...)
-			for _, u := range rulesAppendCross(cands, &a, &b) {
+			var ar arena.Arena
+			cands := rulesCandidatesOf(&ar, rulesCandidatesOf(nil, nil, a.val), b.val)
+			for _, u := range rulesAppendCross(&ar, cands, &a, &b) {
 				want = want || a.matches(u) && b.matches(u)
 			}
-			got := crossOverlap(&a, &b, rulesCandidatesOf(a.val), rulesCandidatesOf(b.val), &buf)
+			got := crossOverlap(&a, &b, rulesCandidatesOf(&ar, nil, a.val), rulesCandidatesOf(nil, nil, b.val), &buf)
 			if got != want {
 				t.Errorf("crossOverlap(%q, %q) = %v, want %v", x, y, got, want)
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/robotskit/robots/internal/arena"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/syntax"
 )
@@ -181,6 +182,8 @@ type pass struct {
 	// groupKeys holds each group's agent keys (groupsKeys), made when
 	// first needed.
 	groupKeys [][]string
+	// arena holds the strings the checks build in numbers.
+	arena arena.Arena
 }
 
 // equivalentTo is EquivalentContext for the pass's text and b, under the

@@ -17,7 +17,7 @@ func TestKnownTokens(t *testing.T) {
 		if got := isKnownToken(tc.s); got != tc.known {
 			t.Errorf("isKnownToken(%q) = %v, want %v", tc.s, got, tc.known)
 		}
-		if got := isGoogleOnly(agentKey(tc.s)); got != tc.goo && tc.s != "360Spider" {
+		if got := isGoogleOnly(agentKey(nil, tc.s)); got != tc.goo && tc.s != "360Spider" {
 			t.Errorf("isGoogleOnly(%q) = %v, want %v", tc.s, got, tc.goo)
 		}
 	}

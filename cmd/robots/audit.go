@@ -108,7 +108,7 @@ func barred(rules *robots.Rules, a robots.Agent) bool {
 			continue
 		}
 		set := map[string]bool{}
-		probe.Value(probe.Adder(set), strings.TrimSuffix(ru.Pattern, "$"))
+		probe.Value(probe.Adder(set, nil), nil, strings.TrimSuffix(ru.Pattern, "$"))
 		for u := range set {
 			if !rules.DecideAgent(a, u).Allowed {
 				return true

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/robotskit/robots/internal/arena"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -35,10 +36,16 @@ const poll = 256
 // files' size.
 func Paths(ctx context.Context, files ...*syntax.File) ([]string, error) {
 	set := map[string]bool{"/": true, "/robots.txt": true}
-	add := Adder(set)
+	var a arena.Arena
+	add := Adder(set, &a)
 	var values, wild []string
 	for _, f := range files {
 		for i := range f.Lines {
+			if i%poll == poll-1 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			l := &f.Lines[i]
 			if l.Kind != syntax.DirectiveLine || (l.Field != syntax.Allow && l.Field != syntax.Disallow) {
 				continue
@@ -48,7 +55,7 @@ func Paths(ctx context.Context, files ...*syntax.File) ([]string, error) {
 			if strings.Contains(v, "*") {
 				wild = append(wild, v)
 			}
-			Value(add, v)
+			Value(add, &a, v)
 		}
 	}
 	// Where a wildcard lets one rule reach another's path: each value
@@ -58,15 +65,16 @@ func Paths(ctx context.Context, files ...*syntax.File) ([]string, error) {
 	if len(wild)*len(values) <= maxCross {
 		n := 0
 		for _, w := range wild {
-			tail := strings.ReplaceAll(w[strings.IndexByte(w, '*'):], "*", "")
+			tail := a.ReplaceStars(w[strings.IndexByte(w, '*'):], "", "")
 			for _, v := range values {
 				if n++; n%poll == 0 {
 					if err := ctx.Err(); err != nil {
 						return nil, err
 					}
 				}
-				add(strings.ReplaceAll(v, "*", "") + tail)
-				add(strings.ReplaceAll(v, "*", "") + "/x-probe" + tail)
+				lit := a.ReplaceStars(v, "", "")
+				add(a.Concat(lit, tail))
+				add(a.Concat3(lit, "/x-probe", tail))
 			}
 		}
 	}
@@ -75,15 +83,16 @@ func Paths(ctx context.Context, files ...*syntax.File) ([]string, error) {
 
 // Adder returns the function that adds a probe path to set: with a
 // leading "/", and a host before a path that starts with "//".
-func Adder(set map[string]bool) func(string) {
+// The paths are built in a, which may be nil.
+func Adder(set map[string]bool, a *arena.Arena) func(string) {
 	return func(s string) {
 		if s == "" || s[0] != '/' {
-			s = "/" + s
+			s = a.Concat("/", s)
 		}
 		if strings.HasPrefix(s, "//") {
 			// Alone, "//x" is a network-path reference (host x): give
 			// the path a host so that it is read as a path.
-			s = Origin + s
+			s = a.Concat(Origin, s)
 		}
 		set[s] = true
 	}
@@ -93,12 +102,13 @@ func Adder(set map[string]bool) func(string) {
 // v with each "*" read as nothing and as a marker segment, each followed
 // by nothing, by one more octet and by "/x", and the directory of an
 // index page.
-func Value(add func(string), v string) {
+// The paths are built in a, which may be nil.
+func Value(add func(string), a *arena.Arena, v string) {
 	for _, star := range []string{"", "/x-probe"} {
-		p := strings.ReplaceAll(v, "*", star)
+		p := a.ReplaceStars(v, star, "")
 		add(p)
-		add(p + "x")
-		add(p + "/x")
+		add(a.Concat(p, "x"))
+		add(a.Concat(p, "/x"))
 		if d, ok := strings.CutSuffix(p, "index.html"); ok {
 			add(d)
 		} else if d, ok := strings.CutSuffix(p, "index.htm"); ok {
@@ -179,7 +189,8 @@ func Changed(a, b *syntax.File, have []string) []string {
 		count[key(&eb[i])]--
 	}
 	set := map[string]bool{}
-	add := Adder(set)
+	var ar arena.Arena
+	add := Adder(set, &ar)
 	for _, es := range [][]entry{ea, eb} {
 		touched := map[int]bool{}
 		for i := range es {
@@ -190,7 +201,7 @@ func Changed(a, b *syntax.File, have []string) []string {
 		for i := range es {
 			e := &es[i]
 			if e.field != syntax.UserAgent && (count[key(e)] != 0 || touched[e.group]) {
-				Value(add, strings.TrimSuffix(e.value, "$"))
+				Value(add, &ar, strings.TrimSuffix(e.value, "$"))
 			}
 		}
 	}

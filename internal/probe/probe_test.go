@@ -43,7 +43,7 @@ func TestPaths(t *testing.T) {
 // TestSample: more than Max paths are sampled evenly, in order.
 func TestSample(t *testing.T) {
 	set := map[string]bool{}
-	add := Adder(set)
+	add := Adder(set, nil)
 	for i := range 3 * Max {
 		add(string(rune('a'+i%26)) + string(rune(0x100+i)))
 	}
