@@ -61,8 +61,13 @@ func LeftoversContext(ctx context.Context, res *FixResult, c *Config) ([]Unfixed
 	for i := range res.Refused {
 		refused[res.Refused[i].Check.Code] = &res.Refused[i]
 	}
-	ds, err := RunContext(ctx, syntax.Parse("", res.Output), &cfg)
-	if err != nil {
+	ds := res.findings
+	if ds == nil || res.findingsCfg != cfg {
+		var err error
+		if ds, err = RunContext(ctx, syntax.Parse("", res.Output), &cfg); err != nil {
+			return nil, err
+		}
+	} else if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var out []Unfixed

@@ -44,6 +44,11 @@ type FixResult struct {
 	// they changed, when there is one; nil when the output reads as the
 	// input does.
 	Changed *Difference
+
+	// findings are the checks' findings on Output under findingsCfg,
+	// when the fixer's last round read Output (Leftovers).
+	findings    []Diagnostic
+	findingsCfg Config
 }
 
 // A Refusal is a fix the fixer did not apply because it would change a
@@ -111,6 +116,9 @@ func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, e
 		stop error
 		f    *syntax.File
 		pr   *prover
+		// The findings of the last round, and the text they are of.
+		lastDs []Diagnostic
+		lastOf string
 	)
 	equivalent := func(a, b string) *Difference {
 		if stop != nil {
@@ -139,6 +147,7 @@ func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, e
 		if err != nil {
 			return nil, err
 		}
+		lastDs, lastOf = ds, cur
 		var safe, intent []Diagnostic
 		res.Skipped = res.Skipped[:0]
 		res.Deferred = res.Deferred[:0]
@@ -218,6 +227,11 @@ func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, e
 		cur = next
 	}
 	res.Output = []byte(cur)
+	if lastOf == cur && opt.Config.Fetch == nil {
+		// The last round read the output: Leftovers need not read it
+		// again.
+		res.findings, res.findingsCfg = lastDs, opt.Config
+	}
 	return res, nil
 }
 
