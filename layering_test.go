@@ -16,6 +16,7 @@ var allowedImports = map[string][]string{
 	"internal/textedit":        {},
 	"internal/txtar":           {}, // test support
 	"internal/spell":           {}, // "did you mean" distances
+	"internal/warc":            {},
 	"internal/arena":           {},
 	"internal/probe":           {"syntax", "internal/arena"},
 	"internal/lines":           {"internal/octets"},
@@ -28,8 +29,9 @@ var allowedImports = map[string][]string{
 	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                                                                 // L4: a page as a robot sees it
 	"internal/wire":            {"", "syntax", "fetch", "lint"},                                                                                                           // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
 	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                         // L4: fetch-then-check of the CLI and the API
-	"cmd/robots":               {"", "syntax", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "server"},
+	"cmd/robots":               {"", "syntax", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "scan", "server"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "meta", "page", "internal/wire", "internal/sitecheck", "internal/textedit"}, // L5: the web checker and API
+	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc"},
 	"fetch/diskcache":          {"fetch"},
 	"fetch/rediscache":         {"fetch"},
 	"fetch/cachespec":          {"fetch", "fetch/diskcache", "fetch/rediscache"},

@@ -1,0 +1,754 @@
+package scan
+
+import (
+	"bytes"
+	"context"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/publicsuffix"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/lint"
+	"github.com/robotskit/robots/syntax"
+)
+
+// The values of Verdict.State.
+const (
+	StateBlocked = "blocked" // the robot may not fetch "/"
+	StatePartly  = "partly"  // it may, but a Disallow rule applies to it
+	StateOpen    = "open"    // nothing bars it
+)
+
+// The values of Verdict.Via.
+const (
+	ViaNamed    = "named"    // a group names the robot's token
+	ViaFallback = "fallback" // a group names a token it falls back to
+	ViaStar     = "star"     // the "*" groups apply
+	ViaNone     = "none"     // no group applies, or the file was not read
+)
+
+// Analyze reads one capture and returns its row. It reads nothing but c
+// and o and changes neither; it never fails, whatever the bytes: a
+// capture that is not a robots.txt at all gives a row that says so. A nil
+// c gives the zero Row, a nil o the zero Options.
+//
+// The facts of the response:
+//
+//   - Host is the URL's host name, lower-cased, without port or IPv6
+//     brackets; Domain its registered domain by the public suffix list
+//     (golang.org/x/net/publicsuffix, EffectiveTLDPlusOne), "" for an IP
+//     address or a host the list cannot place.
+//   - Status is the recorded status, 200 when none was recorded (a file on
+//     disk). RedirectTo is the Location of a 3xx resolved against URL
+//     (RFC 9110 §10.2.2), as recorded when it does not parse.
+//   - ContentType is the media type of Content-Type, lower-cased, without
+//     parameters.
+//   - Bytes is the payload's size; OverLimit is set past 500 KiB
+//     (robots.MaxBytes), which Google ignores and Yandex treats as no file
+//     (RFC 9309 §2.5; Yandex's robots.txt help).
+//   - HTML is set when a 2xx body is an HTML page rather than a robots.txt
+//     (a soft 404, a login page): its first bytes after a byte order mark
+//     and white space are one of the HTML signatures of the WHATWG MIME
+//     Sniffing standard (https://mimesniff.spec.whatwg.org/#identifying-a-resource-with-an-unknown-mime-type:
+//     "<!DOCTYPE HTML", "<HTML", "<HEAD", "<SCRIPT", "<BODY", "<!--" …,
+//     ignoring case, followed by a space, '>' or a line end); or it is
+//     served as text/html (or application/xhtml+xml), has an <html>,
+//     <head> or <body> tag or an HTML doctype anywhere, and no User-agent
+//     line starts a group. A robots.txt served as text/html is not HTML.
+//
+// Outcomes holds the reading of the response under each fetch policy
+// (fetch.Policy.Classify): "rules" (fetch.Success: the file's rules
+// apply), "unavailable", "forbidden" or "unreachable", the names of
+// fetch.Outcome. A redirect is one hop whose target is another record:
+// every policy reads it as a redirect it cannot follow, "unavailable",
+// and one without a usable Location as an invalid response, as a network
+// error (see fetch.Policy.Classify).
+//
+// The file, for a 2xx response (the body of an error page or a redirect
+// is no robots.txt, and those fields stay empty): the body is cut at
+// 500 KiB and the line the cut goes through, as robots.Read cuts it, and
+// parsed once with syntax.Parse. Directives counts the directive lines by
+// key, ASCII lower-cased as written, unknown keys and Google's
+// misspellings included, in the order each key first appears; a line of
+// two words without a colon counts only when its first word is a key
+// Google reads ("Disallow /x"). Groups, Rules and Sitemaps count what
+// Google's parser reads (RFC 9309 §2.1, §2.2; google/robotstxt): a group
+// is a run of User-agent lines and what follows up to the next
+// User-agent line after a rule; Rules counts the Allow and Disallow lines
+// inside groups; Sitemaps every Sitemap line. Agents holds every
+// User-agent value in file order: as written, ASCII lower-cased, and its
+// RFC 9309 product token (robots.ProductToken).
+//
+// Robots holds a verdict for each robot of o.Robots, in order. Under its
+// fetch policy's outcome: "unavailable" makes it "open" (RFC 9309
+// §2.3.1.3: no restrictions), "forbidden" and "unreachable" make it
+// "blocked" (the 1996 draft §3.1; RFC 9309 §2.3.1.4: complete disallow,
+// as at the start of an outage), each with Via "none" and Line 0.
+// "rules" compiles the file under the robot's profile (once per
+// profile and capture) and reads its group as the robot does
+// (robots.Rules.AgentGroup, AgentRules, DecideAgent with the robot's
+// tokens, fallbacks, IgnoresGlobal and whole-name reading): "blocked" when
+// "/" is disallowed, with the deciding rule's line; "partly" when "/" is
+// allowed but a Disallow with a non-empty pattern applies to the robot,
+// with the first such rule's line; else "open", with the first line of
+// the group that applies (0 when none does). CrawlDelay is the group's
+// Crawl-delay in seconds. A revisit record has no body to read: its row
+// has no verdicts (Robots is nil) and is not checked.
+//
+// Lint, when o.Lint is set, holds the distinct codes lint.RunContext
+// reports for the file and the recorded response (its status, Location,
+// Content-Type, caching headers and size; a capture without status is
+// checked as a file from disk), within o.LintBudget.
+func Analyze(c *Capture, o *Options) Row {
+	if c == nil {
+		return Row{}
+	}
+	if o == nil {
+		o = &Options{}
+	}
+	a := analyzer{c: c, o: o, shortcut: true}
+	a.run()
+	return a.row
+}
+
+// slots bounds the fetch policies and profiles a capture keeps state for;
+// both packages have six.
+const slots = 8
+
+// analyzer is the state of one Analyze call.
+type analyzer struct {
+	c   *Capture
+	o   *Options
+	row Row
+
+	status int
+	size   int64
+	body   []byte       // the body as robots read it: cut at robots.MaxBytes
+	file   *syntax.File // the parsed body, for a 2xx
+
+	outcomes [slots]fetch.Outcome // by fetch.Policy
+	rules    [slots]*robots.Rules // by robots.Profile, compiled when first needed
+
+	// shortcut lets a robot that no User-agent line can name take the
+	// verdict of the "*" groups under its profile, worked out once; the
+	// tests turn it off to check that it changes nothing.
+	shortcut bool
+	names    map[string]struct{} // lower-cased product tokens and whole names of the User-agent values
+	starDone [slots][2]bool
+	starV    [slots][2]Verdict // by profile and IgnoreGlobal
+	memo     []memoEntry       // the verdicts of the robots read by their own groups
+	sets     []setState        // the states of the sets of groups robots obey
+
+	// The profile and policy names met, parsed once.
+	policyNames, profileNames [slots]parsedName
+	nPolicies, nProfiles      int
+}
+
+// memoEntry is a verdict worked out for one way of reading the file.
+type memoEntry struct {
+	profile      robots.Profile
+	token        string
+	fallback     []string
+	ignoreGlobal bool
+	v            Verdict
+}
+
+func (a *analyzer) run() {
+	c, row := a.c, &a.row
+	row.URL, row.Time, row.Source, row.Offset = c.URL, c.Time, c.Source, c.Offset
+	row.Host, row.Domain = hostDomain(c.URL)
+	a.status = c.Status
+	if a.status == 0 {
+		a.status = 200 // a file on disk
+	}
+	row.Status = a.status
+	row.ContentType = mediaType(c.Header.Get("Content-Type"))
+	if a.status >= 300 && a.status < 400 {
+		row.RedirectTo = redirectTarget(c.URL, c.Header.Get("Location"))
+	}
+	a.size = max(c.Size, int64(len(c.Body)))
+	row.Bytes = a.size
+	// RFC 9309 §2.5: a limit of at least 500 KiB; Google ignores what
+	// follows it, Yandex ignores the whole file.
+	row.OverLimit = a.size > robots.MaxBytes
+	row.Truncated, row.Revisit = c.Truncated, c.Revisit
+
+	a.body = c.Body
+	if len(a.body) > robots.MaxBytes {
+		// The rule of robots.Read: the limit, and the line it cuts.
+		a.body, _, _ = robots.Read(bytes.NewReader(a.body))
+	}
+
+	pols := fetch.Policies()
+	row.Outcomes = make([]Outcome, len(pols))
+	for i, p := range pols {
+		out := p.Classify(a.status, c.Header, c.Body, a.size)
+		if int(p) < slots {
+			a.outcomes[p] = out
+		}
+		row.Outcomes[i] = Outcome{Policy: p.String(), Outcome: outcomeName(out)}
+	}
+
+	if a.status >= 200 && a.status < 300 {
+		a.file = syntax.Parse("", a.body)
+		a.readFile()
+		row.HTML = isHTML(a.body, row.ContentType, row.Groups)
+	}
+	if c.Revisit {
+		return // no body to read
+	}
+	a.verdicts()
+	if a.o.Lint {
+		a.lint()
+	}
+}
+
+// OutcomeRules is the name Row.Outcomes gives fetch.Success, the outcome
+// whose file's rules apply (fetch.Outcome's String says "success"); the
+// other outcomes keep fetch's names.
+const OutcomeRules = "rules"
+
+// outcomeName returns the name of out in Row.Outcomes.
+func outcomeName(out fetch.Outcome) string {
+	if out == fetch.Success {
+		return OutcomeRules
+	}
+	return out.String()
+}
+
+// readFile fills the counts and the User-agent values of the row from
+// the parsed file.
+func (a *analyzer) readFile() {
+	f, row := a.file, &a.row
+	var (
+		keyBuf  [64]byte
+		kb      = keyBuf[:0]
+		idx     map[string]int // key → index in row.Directives, once there are many keys
+		open    bool           // a group is open
+		inRules bool           // it has had a rule
+		arena   []byte         // the User-agent values and their lower-case forms
+		refs    []agentRef
+	)
+	for i := range f.Lines {
+		l := &f.Lines[i]
+		if l.Kind != syntax.DirectiveLine {
+			continue
+		}
+		if l.Flags&syntax.MissingColon != 0 && l.Field == syntax.Unknown {
+			// Two words without a colon, the first no key Google reads:
+			// text, not a directive.
+			continue
+		}
+
+		// Directives: count the line under its lower-cased key.
+		kb = appendLower(kb[:0], f.Text(l.Key))
+		found := -1
+		if idx != nil {
+			if j, ok := idx[string(kb)]; ok {
+				found = j
+			}
+		} else {
+			for j := range row.Directives {
+				if row.Directives[j].Key == string(kb) {
+					found = j
+					break
+				}
+			}
+		}
+		if found >= 0 {
+			row.Directives[found].Count++
+		} else {
+			row.Directives = append(row.Directives, KeyCount{Key: internKey(kb), Count: 1})
+			switch {
+			case idx != nil:
+				idx[row.Directives[len(row.Directives)-1].Key] = len(row.Directives) - 1
+			case len(row.Directives) > 16:
+				idx = make(map[string]int, 2*len(row.Directives))
+				for j, d := range row.Directives {
+					idx[d.Key] = j
+				}
+			}
+		}
+
+		// Groups as Google's parser makes them (google/robotstxt;
+		// RFC 9309 §2.1): a User-agent line after a rule starts a group,
+		// consecutive User-agent lines share one, blank lines do not
+		// matter, and rules before any User-agent line are in none.
+		switch l.Field {
+		case syntax.UserAgent:
+			if !open || inRules {
+				row.Groups++
+				open, inRules = true, false
+			}
+			v := f.Text(l.Value)
+			r := agentRef{v: len(arena), n: len(v), line: i + 1}
+			arena = append(arena, v...)
+			r.lo = r.v
+			if hasUpper(v) {
+				r.lo = len(arena)
+				arena = appendLower(arena, v)
+			}
+			refs = append(refs, r)
+		case syntax.Allow, syntax.Disallow:
+			if open {
+				row.Rules++
+				inRules = true
+			}
+		case syntax.Sitemap:
+			row.Sitemaps++ // RFC 9309 §2.2.4: a Sitemap line belongs to no group
+		}
+	}
+	if len(refs) == 0 {
+		return
+	}
+	// One string holds every value, so that the row does not keep the
+	// whole body alive.
+	s := string(arena)
+	row.Agents = make([]AgentValue, len(refs))
+	for i, r := range refs {
+		v := s[r.v : r.v+r.n]
+		row.Agents[i] = AgentValue{Value: v, Lower: s[r.lo : r.lo+r.n], Token: robots.ProductToken(v), Line: r.line}
+	}
+}
+
+// agentRef is a User-agent value in the arena of readFile: its offset,
+// the offset of its lower-case form, its length and its line.
+type agentRef struct{ v, lo, n, line int }
+
+// verdicts fills row.Robots.
+func (a *analyzer) verdicts() {
+	rbs := a.o.Robots
+	if len(rbs) == 0 {
+		return
+	}
+	a.row.Robots = make([]Verdict, len(rbs))
+	for i := range rbs {
+		v := a.verdict(&rbs[i])
+		v.Robot = rbs[i].Token
+		a.row.Robots[i] = v
+	}
+}
+
+// verdict returns what the robot rb does on the site.
+func (a *analyzer) verdict(rb *agents.Robot) Verdict {
+	pol := a.policy(rb.Fetch)
+	switch a.outcomes[pol] {
+	case fetch.Success:
+	case fetch.Unavailable:
+		// RFC 9309 §2.3.1.3: the robot may crawl everything.
+		return Verdict{State: StateOpen, Via: ViaNone}
+	default:
+		// Forbidden: the 1996 draft §3.1; unreachable: RFC 9309
+		// §2.3.1.4, complete disallow (at the start of an outage).
+		return Verdict{State: StateBlocked, Via: ViaNone}
+	}
+	prof := a.profile(rb.Profile)
+	rules := a.compiled(prof)
+	if a.shortcut && namesByToken(prof) && !a.mayName(rb) {
+		// No User-agent line names any of its tokens: the robot reads
+		// the "*" groups, as every other such robot of its profile.
+		ig := 0
+		if rb.IgnoresGlobal {
+			ig = 1
+		}
+		if !a.starDone[prof][ig] {
+			a.starV[prof][ig] = a.decide(prof, rules, robots.Agent{IgnoreGlobal: rb.IgnoresGlobal}, false)
+			a.starDone[prof][ig] = true
+		}
+		return a.starV[prof][ig]
+	}
+	for _, m := range a.memo {
+		if m.profile == prof && m.ignoreGlobal == rb.IgnoresGlobal && strings.EqualFold(m.token, rb.Token) &&
+			slices.EqualFunc(m.fallback, rb.Fallback, strings.EqualFold) {
+			return m.v
+		}
+	}
+	// The robot as the command's other subcommands read a registry
+	// robot (cmd/robots fromRegistry, page.FromRegistry).
+	ag := robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal, WholeName: rb.WholeName()}
+	v := a.decide(prof, rules, ag, len(rb.Fallback) > 0)
+	a.memo = append(a.memo, memoEntry{profile: prof, token: rb.Token, fallback: rb.Fallback, ignoreGlobal: rb.IgnoresGlobal, v: v})
+	return v
+}
+
+// policy returns the fetch policy a registry robot names; Google when it
+// names none that package fetch knows. The few names are parsed once.
+func (a *analyzer) policy(name string) fetch.Policy {
+	for _, n := range a.policyNames[:a.nPolicies] {
+		if n.name == name {
+			return fetch.Policy(n.v)
+		}
+	}
+	p, err := fetch.ParsePolicy(name)
+	if err != nil || int(p) >= slots {
+		p = fetch.Google
+	}
+	if a.nPolicies < slots {
+		a.policyNames[a.nPolicies] = parsedName{name, uint8(p)}
+		a.nPolicies++
+	}
+	return p
+}
+
+// profile returns the profile a registry robot names; Google when it names
+// none that the root package knows.
+func (a *analyzer) profile(name string) robots.Profile {
+	for _, n := range a.profileNames[:a.nProfiles] {
+		if n.name == name {
+			return robots.Profile(n.v)
+		}
+	}
+	p, err := robots.ParseProfile(name)
+	if err != nil || int(p) >= slots {
+		p = robots.Google
+	}
+	if a.nProfiles < slots {
+		a.profileNames[a.nProfiles] = parsedName{name, uint8(p)}
+		a.nProfiles++
+	}
+	return p
+}
+
+// parsedName is a profile or policy name and its value.
+type parsedName struct {
+	name string
+	v    uint8
+}
+
+// compiled returns the file's rules under profile p, compiling them once.
+func (a *analyzer) compiled(p robots.Profile) *robots.Rules {
+	if a.rules[p] == nil {
+		f := a.file
+		if f == nil {
+			f = syntax.Parse("", a.body) // not reached: success means a 2xx
+			a.file = f
+		}
+		a.rules[p] = robots.Compile(f, p)
+	}
+	return a.rules[p]
+}
+
+// namesByToken reports whether profile p finds a robot's groups by
+// comparing its tokens with the product tokens (or whole names) of the
+// User-agent values, as RFC 9309 §2.2.1 does, rather than by looking for
+// its name inside the values as the old standards do.
+func namesByToken(p robots.Profile) bool {
+	switch p {
+	case robots.Google, robots.RFC9309, robots.Bing, robots.Yandex:
+		return true
+	}
+	return false
+}
+
+// mayName reports whether a User-agent line of the file may name one of
+// the robot's tokens: whether its product token or its whole name equals
+// one, ignoring ASCII case. It errs on the side of yes.
+func (a *analyzer) mayName(rb *agents.Robot) bool {
+	if a.names == nil {
+		a.names = make(map[string]struct{}, 2*len(a.row.Agents))
+		for _, av := range a.row.Agents {
+			if n := len(av.Token); n > 0 {
+				a.names[av.Lower[:n]] = struct{}{}
+			}
+			if w := wholeName(av.Lower); w != "" {
+				a.names[w] = struct{}{}
+			}
+		}
+	}
+	if len(a.names) == 0 {
+		return false
+	}
+	if a.named(rb.Token) {
+		return true
+	}
+	for _, t := range rb.Fallback {
+		if a.named(t) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *analyzer) named(t string) bool {
+	var buf [64]byte
+	if len(t) > len(buf) {
+		return true
+	}
+	_, ok := a.names[string(appendLower(buf[:0], t))]
+	return ok
+}
+
+// wholeName returns a User-agent value up to its first '/' or white
+// space, the name a robot read by whole name compares
+// (robots.Agent.WholeName); it cuts at any control byte too, which only
+// makes it shorter where the root package's cut would not name a
+// registry token anyway.
+func wholeName(v string) string {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '/' || v[i] <= ' ' {
+			return v[:i]
+		}
+	}
+	return v
+}
+
+// decide works out the verdict of the robot ag from the rules of profile
+// prof; hasFallback says whether ag has tokens after its first.
+func (a *analyzer) decide(prof robots.Profile, rules *robots.Rules, ag robots.Agent, hasFallback bool) Verdict {
+	g, ok := rules.AgentGroup(ag)
+	if !ok {
+		// No group names it and no "*" group applies: nothing bars it
+		// (RFC 9309 §2.2.1).
+		return Verdict{State: StateOpen, Via: ViaNone}
+	}
+	v := Verdict{Via: ViaNamed}
+	switch {
+	case g.Global:
+		v.Via = ViaStar
+	case hasFallback:
+		// The group is the first token's or a fallback's.
+		if _, named := rules.AgentGroup(robots.Agent{Tokens: ag.Tokens[:1], IgnoreGlobal: true, WholeName: ag.WholeName}); !named {
+			v.Via = ViaFallback
+		}
+	}
+	if d, ok := g.CrawlDelay(); ok {
+		v.CrawlDelay = d.Seconds()
+	}
+	// The rules that decide are those of the groups that apply
+	// (robots.Rules.AgentRules): robots that obey the same groups under
+	// one profile share a state, worked out once.
+	for _, s := range a.sets {
+		if s.profile == prof && s.global == g.Global && slices.Equal(s.lines, g.Lines) {
+			v.State, v.Line = s.state, s.line
+			return v
+		}
+	}
+	v.State, v.Line = groupState(rules, ag, g.Lines)
+	a.sets = append(a.sets, setState{profile: prof, global: g.Global, lines: g.Lines, state: v.State, line: v.Line})
+	return v
+}
+
+// setState is the state of the robots that obey one set of groups.
+type setState struct {
+	profile robots.Profile
+	global  bool
+	lines   []int // robots.Group.Lines
+	state   string
+	line    int
+}
+
+// groupState returns the state of the robot ag and the line that decided it;
+// lines are those of the groups that apply to it.
+func groupState(rules *robots.Rules, ag robots.Agent, lines []int) (string, int) {
+	if d := rules.DecideAgent(ag, "/"); !d.Allowed {
+		return StateBlocked, d.Line
+	}
+	for _, ru := range rules.AgentRules(ag) {
+		// An empty Disallow forbids nothing (RFC 9309 §2.2.2).
+		if ru.Field == syntax.Disallow && ru.Pattern != "" {
+			return StatePartly, ru.Line
+		}
+	}
+	if len(lines) > 0 {
+		return StateOpen, lines[0]
+	}
+	return StateOpen, 0
+}
+
+// lint runs the checker within the budget.
+func (a *analyzer) lint() {
+	c := a.c
+	f := a.file
+	if f == nil {
+		f = syntax.Parse("", a.body)
+	}
+	cfg := &lint.Config{URL: c.URL}
+	if c.Status != 0 {
+		cfg.Fetch = &lint.Fetch{
+			Hops:         []lint.Hop{{URL: c.URL, Status: c.Status, Location: c.Header.Get("Location")}},
+			ContentType:  c.Header.Get("Content-Type"),
+			CacheControl: c.Header.Get("Cache-Control"),
+			Expires:      c.Header.Get("Expires"),
+			Size:         a.size,
+			Date:         c.Time,
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), a.o.lintBudget())
+	defer cancel()
+	ds, err := lint.RunContext(ctx, f, cfg)
+	if err != nil {
+		a.row.LintTimeout = true
+		return
+	}
+	codes := make([]string, 0, len(ds))
+	for i := range ds {
+		if ds[i].Check != nil {
+			codes = append(codes, ds[i].Check.Code)
+		}
+	}
+	slices.Sort(codes)
+	a.row.Lint = slices.Compact(codes)
+}
+
+// hostDomain returns the lower-cased host name of raw and its registered
+// domain by the public suffix list, "" for an IP address or a name the
+// list cannot place.
+func hostDomain(raw string) (host, domain string) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", ""
+	}
+	host = u.Hostname()
+	if hasUpper(host) {
+		host = string(appendLower(nil, host))
+	}
+	if host == "" {
+		return "", ""
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return host, ""
+	}
+	domain, err = publicsuffix.EffectiveTLDPlusOne(strings.TrimSuffix(host, "."))
+	if err != nil {
+		return host, ""
+	}
+	return host, domain
+}
+
+// mediaType returns the media type of a Content-Type value, lower-cased,
+// without parameters (RFC 9110 §8.3.1).
+func mediaType(ct string) string {
+	mt, _, _ := strings.Cut(ct, ";")
+	mt = strings.TrimSpace(mt)
+	if hasUpper(mt) {
+		mt = string(appendLower(nil, mt))
+	}
+	return mt
+}
+
+// redirectTarget resolves a Location against the URL requested (RFC 9110
+// §10.2.2, RFC 3986 §5); it returns loc as recorded when either does not
+// parse.
+func redirectTarget(base, loc string) string {
+	loc = strings.TrimSpace(loc)
+	if loc == "" {
+		return ""
+	}
+	l, err := url.Parse(loc)
+	if err != nil {
+		return loc
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return loc
+	}
+	return b.ResolveReference(l).String()
+}
+
+// isHTML reports whether a 2xx body is an HTML page; see Analyze.
+func isHTML(body []byte, mediaType string, groups int) bool {
+	if startsHTML(body) {
+		return true
+	}
+	return (mediaType == "text/html" || mediaType == "application/xhtml+xml") && groups == 0 && hasHTMLTag(body)
+}
+
+// htmlSignatures are the HTML patterns of the WHATWG MIME Sniffing
+// standard, "identifying a resource with an unknown MIME type" (§7.1),
+// lower-cased: each is compared ignoring ASCII case and must be followed
+// by a tag-terminating byte.
+var htmlSignatures = [...]string{
+	"<!doctype html", "<html", "<head", "<script", "<iframe", "<h1", "<div",
+	"<font", "<table", "<a", "<style", "<title", "<b", "<body", "<br", "<p", "<!--",
+}
+
+// startsHTML reports whether body, after a UTF-8 byte order mark and
+// white space, starts with an HTML signature.
+func startsHTML(body []byte) bool {
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	// The standard's white space bytes: TAB, LF, FF, CR, SP.
+	body = bytes.TrimLeft(body, "\t\n\f\r ")
+	if len(body) < 2 || body[0] != '<' {
+		return false
+	}
+	for _, sig := range htmlSignatures {
+		if len(body) > len(sig) && bytes.EqualFold(body[:len(sig)], []byte(sig)) && tagEnd(body[len(sig)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// tagEnd reports whether c ends a tag name: the standard's
+// tag-terminating bytes (SP and '>'), and the other white space, which
+// browsers accept there too.
+func tagEnd(c byte) bool {
+	switch c {
+	case ' ', '>', '\t', '\n', '\r', '\f':
+		return true
+	}
+	return false
+}
+
+// hasHTMLTag reports whether body holds an <html>, <head> or <body> tag
+// or an HTML doctype anywhere, ignoring case.
+func hasHTMLTag(body []byte) bool {
+	for {
+		i := bytes.IndexByte(body, '<')
+		if i < 0 {
+			return false
+		}
+		body = body[i+1:]
+		for _, tag := range [...]string{"!doctype html", "html", "head", "body"} {
+			if len(body) > len(tag) && bytes.EqualFold(body[:len(tag)], []byte(tag)) && tagEnd(body[len(tag)]) {
+				return true
+			}
+		}
+	}
+}
+
+// knownKeys are the keys most files use, lower-cased, shared by every
+// row instead of allocated for each.
+var knownKeys = [...]string{
+	"user-agent", "disallow", "allow", "sitemap", "crawl-delay", "host",
+	"clean-param", "request-rate", "visit-time", "noindex", "robot-version", "comment",
+}
+
+// internKey returns the lower-cased key k as a string.
+func internKey(k []byte) string {
+	for _, s := range knownKeys {
+		if string(k) == s {
+			return s
+		}
+	}
+	return string(k)
+}
+
+// hasUpper reports whether s has an ASCII upper-case letter.
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// appendLower appends s to b with ASCII letters lower-cased: robots.txt
+// compares names and keys ignoring ASCII case only (RFC 9309 §2.2.1,
+// §2.2), and other bytes stay as written.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}

@@ -1,0 +1,13 @@
+// Package scan reads robots.txt files in bulk: each recorded response (a
+// Capture, from a WARC file, a directory of files or a JSON line) becomes
+// one Row of facts and verdicts, and rows add up to a Summary whose tables
+// merge exactly across shards.
+//
+// Analyze is pure: it reads nothing but its Capture, so the CLI's
+// `robots scan`, a test and a cluster pipeline all get the same rows from
+// the same bytes. A Row says what each selected robot of the registry
+// (package agents) does on the site, under that robot's own profile and
+// its own reading of the HTTP status (package fetch): whether it may fetch
+// "/", whether it is barred from part of the site, and which group and
+// line decided.
+package scan

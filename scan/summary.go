@@ -1,0 +1,592 @@
+package scan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// A Summary counts rows into the tables that robots.txt studies publish:
+// the shapes of the robots.txt section of the HTTP Archive Web Almanac's
+// SEO chapter (https://almanac.httparchive.org/en/2024/seo: status codes,
+// size, User-agent usage), of Cloudflare Radar's robots.txt data
+// (https://developers.cloudflare.com/api/resources/radar/subresources/robots_txt/:
+// AI user agents fully or partially disallowed) and of "Consent in Crisis"
+// (Longpre et al. 2024, https://arxiv.org/abs/2407.14933: each AI agent
+// blocked from all, some or none of a site). docs/scan.md lists the tables
+// with the DuckDB SQL that gives the same numbers from the rows.
+//
+// A Summary holds only counts, never a ratio, and every map in full, so
+// that summaries add up exactly: the Merge of the summaries of the parts
+// of any split of a set of rows equals the Summary of the whole set. The
+// zero value is an empty Summary ready to use. Its JSON form (json.Marshal,
+// WriteJSON) is the file format that ReadSummary reads back; it carries
+// "version": 1.
+//
+// A capture is one Row. A site is a capture with a usable robots.txt:
+// one that robots of the "google" fetch policy read as rules (a 2xx
+// response, Google's robots.txt documentation,
+// https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#http-status-codes),
+// whose body is not an HTML page and that is not a revisit record without
+// its payload. Captures of the same host are not merged into one site:
+// distinct counts cannot be added across shards, so each capture counts.
+type Summary struct {
+	// Captures counts the rows.
+	Captures int64 `json:"captures"`
+	// Sites counts the rows with a usable robots.txt (see above).
+	Sites int64 `json:"sites"`
+	// HTML, OverLimit, Truncated and Revisits count the rows with the
+	// Row field of the same name set.
+	HTML      int64 `json:"html"`
+	OverLimit int64 `json:"over_limit"`
+	Truncated int64 `json:"truncated"`
+	Revisits  int64 `json:"revisits"`
+	// LintTimeouts counts the rows whose checker ran out of its budget.
+	LintTimeouts int64 `json:"lint_timeouts"`
+
+	// Status counts captures by exact HTTP status code (Row.Status).
+	Status map[int]int64 `json:"status,omitempty"`
+	// Sizes counts sites by payload size (Row.Bytes) in bins keyed by
+	// their upper bound: "0" (empty), "1k" (at most 1 KiB), "10k",
+	// "100k", "200k", "300k", "400k", "500k", then "more" (over 500 KiB).
+	Sizes map[string]int64 `json:"sizes,omitempty"`
+	// Outcomes counts captures by fetch policy, then by outcome under it
+	// (Row.Outcomes).
+	Outcomes map[string]map[string]int64 `json:"outcomes,omitempty"`
+	// Directives counts, per key as written and lower-cased, the sites
+	// with at least one line of it and those lines (Row.Directives).
+	Directives map[string]KeyUse `json:"directives,omitempty"`
+	// Agents counts, per lower-cased User-agent value, the sites that
+	// name it on at least one line (Row.Agents[].Lower).
+	Agents map[string]int64 `json:"agents,omitempty"`
+	// Robots holds, per robot token, the sites by how the robot's group
+	// was found and what the robot may do there (Row.Robots).
+	Robots map[string]VerdictCounts `json:"robots,omitempty"`
+	// Lint counts, per checker code, the captures and the sites whose
+	// checker reported it (Row.Lint).
+	Lint map[string]LintUse `json:"lint,omitempty"`
+}
+
+// A KeyUse counts the sites whose robots.txt has a directive key, and the
+// lines with that key on them.
+type KeyUse struct {
+	Sites int64 `json:"sites"`
+	Lines int64 `json:"lines"`
+}
+
+// A LintUse counts the captures, and among them the sites, on which the
+// checker reported a code.
+type LintUse struct {
+	Captures int64 `json:"captures"`
+	Sites    int64 `json:"sites"`
+}
+
+// VerdictCounts counts the sites by Verdict.Via, then Verdict.State:
+// v["named"]["blocked"] is the number of sites where a group names the
+// robot and bars it from "/". Values other than the documented ones are
+// counted as they come.
+type VerdictCounts map[string]map[string]int64
+
+// The values of Outcome.Policy, Outcome.Outcome, Verdict.State and
+// Verdict.Via that the summary names.
+const (
+	sumSitePolicy = "google" // whose outcome decides whether a capture is a site
+	sumRules      = "rules"
+	sumBlocked    = "blocked"
+	sumPartly     = "partly"
+	sumOpen       = "open"
+	sumNamed      = "named"
+	sumFallback   = "fallback"
+	sumStar       = "star"
+)
+
+// A sumBin is one bin of the size table: the sites whose payload has at
+// most Max bytes and more than the previous bin's Max.
+type sumBin struct {
+	// Key names the bin in the JSON form and in docs/scan.md's SQL.
+	Key string
+	// Label is the bin as the report shows it.
+	Label string
+	// Max is the bin's upper bound in bytes, inclusive; -1 for the last
+	// bin, which has none.
+	Max int64
+}
+
+// sumSizeBins are the size bins, smallest first: the Web Almanac's (empty,
+// then 100 KiB steps up to the 500 KiB that RFC 9309 §2.5 lets a crawler
+// stop at, then more; robots-txt-size-2024.sql of the 2024 SEO chapter,
+// https://almanac.httparchive.org/en/2024/seo#robotstxt-size), with their
+// first step cut at 1 KiB and 10 KiB because it holds nearly every file
+// (96.5% of mobile sites in 2024): the three bins after "0" add up to
+// the Almanac's "0–100 KB".
+var sumSizeBins = []sumBin{
+	{"0", "0 B", 0},
+	{"1k", "≤ 1 KiB", 1 << 10},
+	{"10k", "1–10 KiB", 10 << 10},
+	{"100k", "10–100 KiB", 100 << 10},
+	{"200k", "100–200 KiB", 200 << 10},
+	{"300k", "200–300 KiB", 300 << 10},
+	{"400k", "300–400 KiB", 400 << 10},
+	{"500k", "400–500 KiB", 500 << 10},
+	{"more", "> 500 KiB", -1},
+}
+
+// sumSizeBin returns the key of the bin of a payload of n bytes.
+func sumSizeBin(n int64) string {
+	for _, b := range sumSizeBins {
+		if b.Max < 0 || n <= b.Max {
+			return b.Key
+		}
+	}
+	return sumSizeBins[len(sumSizeBins)-1].Key
+}
+
+// IsSite reports whether a row counts as a site: the "google" fetch
+// policy reads its response as rules, its body is not HTML and it is not a
+// revisit record without its payload.
+func IsSite(r *Row) bool {
+	if r == nil || r.HTML || r.Revisit {
+		return false
+	}
+	for _, o := range r.Outcomes {
+		if o.Policy == sumSitePolicy {
+			return o.Outcome == sumRules
+		}
+	}
+	return false
+}
+
+// Add counts one row. Keys are counted as valid UTF-8 (each invalid byte
+// as U+FFFD), the form they take in JSON; a list of the row that repeats a
+// policy, key, value, robot or code counts it once (the first outcome or
+// verdict, the sum of a key's lines). A nil row is ignored.
+func (s *Summary) Add(r *Row) {
+	if r == nil {
+		return
+	}
+	site := IsSite(r)
+	s.Captures++
+	s.HTML += count01(r.HTML)
+	s.OverLimit += count01(r.OverLimit)
+	s.Truncated += count01(r.Truncated)
+	s.Revisits += count01(r.Revisit)
+	s.LintTimeouts += count01(r.LintTimeout)
+	s.Status = addCount(s.Status, r.Status, 1)
+
+	var seen keySet
+	for _, o := range r.Outcomes {
+		p := validKey(o.Policy)
+		if seen.add(p) {
+			if s.Outcomes == nil {
+				s.Outcomes = map[string]map[string]int64{}
+			}
+			s.Outcomes[p] = addCount(s.Outcomes[p], validKey(o.Outcome), 1)
+		}
+	}
+
+	seen.reset()
+	for _, code := range r.Lint {
+		c := validKey(code)
+		if seen.add(c) {
+			if s.Lint == nil {
+				s.Lint = map[string]LintUse{}
+			}
+			u := s.Lint[c]
+			u.Captures++
+			u.Sites += count01(site)
+			s.Lint[c] = u
+		}
+	}
+
+	if !site {
+		return
+	}
+	s.Sites++
+	s.Sizes = addCount(s.Sizes, sumSizeBin(r.Bytes), 1)
+
+	seen.reset()
+	for _, d := range r.Directives {
+		if d.Count <= 0 {
+			continue
+		}
+		k := validKey(d.Key)
+		if s.Directives == nil {
+			s.Directives = map[string]KeyUse{}
+		}
+		u := s.Directives[k]
+		if seen.add(k) {
+			u.Sites++
+		}
+		u.Lines += int64(d.Count)
+		s.Directives[k] = u
+	}
+
+	seen.reset()
+	for _, a := range r.Agents {
+		v := validKey(a.Lower)
+		if seen.add(v) {
+			s.Agents = addCount(s.Agents, v, 1)
+		}
+	}
+
+	seen.reset()
+	for _, v := range r.Robots {
+		t := validKey(v.Robot)
+		if seen.add(t) {
+			if s.Robots == nil {
+				s.Robots = map[string]VerdictCounts{}
+			}
+			vs := s.Robots[t]
+			if vs == nil {
+				vs = VerdictCounts{}
+				s.Robots[t] = vs
+			}
+			via := validKey(v.Via)
+			vs[via] = addCount(vs[via], validKey(v.State), 1)
+		}
+	}
+}
+
+// Merge adds the counts of o to s. o is not changed and shares nothing
+// with s afterwards; a nil o adds nothing.
+func (s *Summary) Merge(o *Summary) {
+	if o == nil {
+		return
+	}
+	s.Captures += o.Captures
+	s.Sites += o.Sites
+	s.HTML += o.HTML
+	s.OverLimit += o.OverLimit
+	s.Truncated += o.Truncated
+	s.Revisits += o.Revisits
+	s.LintTimeouts += o.LintTimeouts
+	for k, n := range o.Status {
+		s.Status = addCount(s.Status, k, n)
+	}
+	for k, n := range o.Sizes {
+		s.Sizes = addCount(s.Sizes, k, n)
+	}
+	for p, m := range o.Outcomes {
+		for k, n := range m {
+			if s.Outcomes == nil {
+				s.Outcomes = map[string]map[string]int64{}
+			}
+			s.Outcomes[p] = addCount(s.Outcomes[p], k, n)
+		}
+	}
+	for k, u := range o.Directives {
+		if s.Directives == nil {
+			s.Directives = map[string]KeyUse{}
+		}
+		w := s.Directives[k]
+		w.Sites += u.Sites
+		w.Lines += u.Lines
+		s.Directives[k] = w
+	}
+	for k, n := range o.Agents {
+		s.Agents = addCount(s.Agents, k, n)
+	}
+	for t, vs := range o.Robots {
+		for via, m := range vs {
+			for st, n := range m {
+				if s.Robots == nil {
+					s.Robots = map[string]VerdictCounts{}
+				}
+				w := s.Robots[t]
+				if w == nil {
+					w = VerdictCounts{}
+					s.Robots[t] = w
+				}
+				w[via] = addCount(w[via], st, n)
+			}
+		}
+	}
+	for k, u := range o.Lint {
+		if s.Lint == nil {
+			s.Lint = map[string]LintUse{}
+		}
+		w := s.Lint[k]
+		w.Captures += u.Captures
+		w.Sites += u.Sites
+		s.Lint[k] = w
+	}
+}
+
+// SummaryVersion is the version of the JSON form that MarshalJSON writes
+// and ReadSummary reads.
+const SummaryVersion = 1
+
+// summaryFields has the fields of Summary without its methods, so that
+// MarshalJSON can embed them.
+type summaryFields Summary
+
+// MarshalJSON implements json.Marshaler: the fields of the Summary after
+// "version": 1.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Version int `json:"version"`
+		*summaryFields
+	}{SummaryVersion, (*summaryFields)(&s)})
+}
+
+// MaxSummarySize is the most bytes ReadSummary reads: 1 GiB, room for the
+// User-agent values of a whole Common Crawl robots.txt crawl.
+const MaxSummarySize = 1 << 30
+
+// summaryLimit is MaxSummarySize, which tests lower.
+var summaryLimit int64 = MaxSummarySize
+
+// sumMaxKey bounds the keys of a Summary read back: no User-agent value or
+// directive key can be longer than the body Analyze reads (MaxBody).
+const sumMaxKey = MaxBody
+
+// ReadSummary reads a Summary in its JSON form, as WriteJSON writes it:
+// one JSON object with "version": 1, nothing but white space after it, at
+// most MaxSummarySize bytes, with no unknown field and counts that a
+// Summary built by Add and Merge could have (none negative, no zero entry,
+// no part larger than its whole: sites ≤ captures, the status counts add
+// up to the captures, the size bins to the sites, a key used on at most
+// every site …).
+func ReadSummary(r io.Reader) (*Summary, error) {
+	b, err := io.ReadAll(io.LimitReader(r, summaryLimit+1))
+	if err != nil {
+		return nil, fmt.Errorf("scan: reading summary: %w", err)
+	}
+	if int64(len(b)) > summaryLimit {
+		return nil, fmt.Errorf("scan: summary larger than %d bytes", summaryLimit)
+	}
+	var in struct {
+		Version *int `json:"version"`
+		summaryFields
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("scan: summary: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("scan: summary: data after the JSON object")
+	}
+	switch {
+	case in.Version == nil:
+		return nil, errors.New(`scan: summary: no "version"`)
+	case *in.Version != SummaryVersion:
+		return nil, fmt.Errorf("scan: summary: version %d, want %d", *in.Version, SummaryVersion)
+	}
+	s := Summary(in.summaryFields)
+	if err := s.validate(); err != nil {
+		return nil, fmt.Errorf("scan: summary: %w", err)
+	}
+	return &s, nil
+}
+
+// validate reports the first count that no Summary built by Add and Merge
+// could hold.
+func (s *Summary) validate() error {
+	for _, f := range []struct {
+		name string
+		n    int64
+	}{
+		{"captures", s.Captures}, {"sites", s.Sites}, {"html", s.HTML},
+		{"over_limit", s.OverLimit}, {"truncated", s.Truncated},
+		{"revisits", s.Revisits}, {"lint_timeouts", s.LintTimeouts},
+	} {
+		if f.n < 0 || f.n > s.Captures {
+			return fmt.Errorf("%s = %d, want 0 to captures (%d)", f.name, f.n, s.Captures)
+		}
+	}
+	status := make(map[string]int64, len(s.Status))
+	for k, n := range s.Status {
+		status[strconv.Itoa(k)] = n
+	}
+	if err := sumCheckCounts("status", status, s.Captures, true); err != nil {
+		return err
+	}
+	for k := range s.Sizes {
+		if !sumKnownBin(k) {
+			return fmt.Errorf("sizes: unknown bin %q", k)
+		}
+	}
+	if err := sumCheckCounts("sizes", s.Sizes, s.Sites, true); err != nil {
+		return err
+	}
+	for p, m := range s.Outcomes {
+		if err := sumCheckKey("outcomes", p); err != nil {
+			return err
+		}
+		if err := sumCheckCounts("outcomes["+strconv.Quote(p)+"]", m, s.Captures, false); err != nil {
+			return err
+		}
+	}
+	for k, u := range s.Directives {
+		if err := sumCheckKey("directives", k); err != nil {
+			return err
+		}
+		if u.Sites <= 0 || u.Sites > s.Sites || u.Lines < u.Sites {
+			return fmt.Errorf("directives[%q]: %d lines on %d sites, want 1 to %d sites and at least a line each", k, u.Lines, u.Sites, s.Sites)
+		}
+	}
+	for k, n := range s.Agents {
+		if err := sumCheckKey("agents", k); err != nil {
+			return err
+		}
+		if n <= 0 || n > s.Sites {
+			return fmt.Errorf("agents[%q] = %d, want 1 to sites (%d)", k, n, s.Sites)
+		}
+	}
+	for t, vs := range s.Robots {
+		if err := sumCheckKey("robots", t); err != nil {
+			return err
+		}
+		name := "robots[" + strconv.Quote(t) + "]"
+		if len(vs) == 0 {
+			return fmt.Errorf("%s is empty", name)
+		}
+		var all int64
+		for via, m := range vs {
+			if err := sumCheckKey(name, via); err != nil {
+				return err
+			}
+			if err := sumCheckCounts(name+"["+strconv.Quote(via)+"]", m, s.Sites-all, false); err != nil {
+				return err
+			}
+			all += sumCounts(m)
+		}
+	}
+	for k, u := range s.Lint {
+		if err := sumCheckKey("lint", k); err != nil {
+			return err
+		}
+		if u.Captures <= 0 || u.Captures > s.Captures || u.Sites < 0 || u.Sites > u.Captures || u.Sites > s.Sites {
+			return fmt.Errorf("lint[%q]: %d captures, %d sites; want 1 to captures (%d), and 0 to min(those, sites %d)", k, u.Captures, u.Sites, s.Captures, s.Sites)
+		}
+	}
+	return nil
+}
+
+// sumCheckKey reports a key that Add could not have made.
+func sumCheckKey(name, k string) error {
+	if len(k) > sumMaxKey || !utf8.ValidString(k) {
+		return fmt.Errorf("%s: a key is not valid UTF-8 of at most %d bytes", name, sumMaxKey)
+	}
+	return nil
+}
+
+// sumCheckCounts reports a key of m that Add could not have made, a count
+// that is not positive, or counts that add up to more than limit (or, when
+// exact is set, to anything but limit).
+func sumCheckCounts(name string, m map[string]int64, limit int64, exact bool) error {
+	if m != nil && len(m) == 0 && !exact {
+		return fmt.Errorf("%s is empty", name)
+	}
+	var t int64
+	for k, n := range m {
+		if err := sumCheckKey(name, k); err != nil {
+			return err
+		}
+		if n <= 0 || n > limit-t {
+			return fmt.Errorf("%s[%q] = %d: counts must be positive and add up to at most %d", name, k, n, limit)
+		}
+		t += n
+	}
+	if exact && t != limit {
+		return fmt.Errorf("%s add up to %d, want %d", name, t, limit)
+	}
+	return nil
+}
+
+// sumKnownBin reports whether k is the key of a size bin.
+func sumKnownBin(k string) bool {
+	for _, b := range sumSizeBins {
+		if b.Key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// sumCounts adds up the counts of m; callers pass maps whose counts were
+// checked to add up to at most an int64.
+func sumCounts[K comparable](m map[K]int64) int64 {
+	var t int64
+	for _, n := range m {
+		t += n
+	}
+	return t
+}
+
+// addCount adds n to m[k], making m when it is nil, and returns m.
+func addCount[K comparable](m map[K]int64, k K, n int64) map[K]int64 {
+	if m == nil {
+		m = map[K]int64{}
+	}
+	m[k] += n
+	return m
+}
+
+func count01(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// clean returns s as valid UTF-8, each invalid byte replaced by U+FFFD as
+// encoding/json writes it, so that a count keeps its key across a JSON
+// round trip.
+func validKey(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b []byte
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
+}
+
+// A keySet remembers the strings of one row's list, to count each once. Rows
+// have a handful of entries, so a slice beats a map until it grows.
+type keySet struct {
+	list []string
+	m    map[string]struct{}
+}
+
+// add reports whether k is new, and remembers it.
+func (s *keySet) add(k string) bool {
+	if s.m != nil {
+		if _, ok := s.m[k]; ok {
+			return false
+		}
+		s.m[k] = struct{}{}
+		return true
+	}
+	for _, x := range s.list {
+		if x == k {
+			return false
+		}
+	}
+	s.list = append(s.list, k)
+	if len(s.list) > 16 {
+		s.m = make(map[string]struct{}, 2*len(s.list))
+		for _, x := range s.list {
+			s.m[x] = struct{}{}
+		}
+	}
+	return true
+}
+
+func (s *keySet) reset() {
+	s.list = s.list[:0]
+	s.m = nil
+}

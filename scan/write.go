@@ -1,0 +1,204 @@
+package scan
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// A RowWriter writes rows to a stream in one format. Close writes what is
+// buffered and the format's trailer (Parquet's footer); it does not close
+// the underlying stream. A RowWriter is not safe for concurrent use.
+type RowWriter interface {
+	// Write writes one row. It does not keep r or its slices after it
+	// returns.
+	Write(r *Row) error
+	// Close ends the output. A writer whose Close has returned is done:
+	// further calls fail.
+	Close() error
+}
+
+// The formats of NewWriter.
+const (
+	// FormatParquet is Apache Parquet, zstd-compressed, one column per
+	// field of Row named by its parquet tag, lists as Parquet LISTs of
+	// structs (https://parquet.apache.org/docs/file-format/nestedencoding/):
+	// DuckDB, Spark and pandas read it as it is.
+	FormatParquet = "parquet"
+	// FormatJSONL is one JSON object per line (https://jsonlines.org/),
+	// with the JSON names of Row.
+	FormatJSONL = "jsonl"
+	// FormatCSV is RFC 4180 CSV with a header line and flat columns: the
+	// facts of the response and the file, three columns per robot of
+	// Options.Robots, and the checker's codes (see NewWriter).
+	FormatCSV = "csv"
+)
+
+// ParquetRowGroup is the number of rows in each row group of a Parquet
+// output: a group is held in memory until it is complete, and readers
+// such as DuckDB read groups in parallel.
+const ParquetRowGroup = 128 << 10
+
+// errClosed is the error of a writer used after Close.
+var errClosed = errors.New("scan: write to a closed RowWriter")
+
+// NewWriter returns a writer of rows to w in format: FormatParquet,
+// FormatJSONL or FormatCSV.
+//
+// The CSV columns are url, host, domain, time (RFC 3339, empty when
+// unknown), status, redirect_to, content_type, html, bytes, over_limit,
+// groups, rules, sitemaps; then, for each robot of o.Robots in order
+// (none for a nil o), TOKEN_state, TOKEN_via and TOKEN_line, where TOKEN
+// is the robot's registry token; then lint, the codes separated by
+// spaces. A row without a verdict for a robot, such as a revisit record,
+// leaves its cells empty. The lists of a Row that fit no flat column
+// (outcomes, directives, agents) are in the Parquet and JSONL outputs
+// only.
+func NewWriter(w io.Writer, format string, o *Options) (RowWriter, error) {
+	switch strings.ToLower(format) {
+	case FormatParquet:
+		return &parquetWriter{pw: parquet.NewGenericWriter[Row](w,
+			parquet.Compression(&parquet.Zstd),
+			parquet.MaxRowsPerRowGroup(ParquetRowGroup),
+		)}, nil
+	case FormatJSONL:
+		return &jsonlWriter{bw: bufio.NewWriterSize(w, 64<<10)}, nil
+	case FormatCSV:
+		cw := &csvWriter{cw: csv.NewWriter(w)}
+		if o != nil {
+			for _, rb := range o.Robots {
+				cw.tokens = append(cw.tokens, rb.Token)
+			}
+		}
+		cw.header()
+		return cw, nil
+	}
+	return nil, errors.New("scan: unknown output format " + strconv.Quote(format) + " (want parquet, jsonl or csv)")
+}
+
+type parquetWriter struct {
+	pw     *parquet.GenericWriter[Row]
+	one    [1]Row
+	closed bool
+}
+
+func (w *parquetWriter) Write(r *Row) error {
+	if w.closed {
+		return errClosed
+	}
+	w.one[0] = *r
+	_, err := w.pw.Write(w.one[:])
+	w.one[0] = Row{} // keep no reference to r's slices
+	return err
+}
+
+func (w *parquetWriter) Close() error {
+	if w.closed {
+		return errClosed
+	}
+	w.closed = true
+	return w.pw.Close()
+}
+
+type jsonlWriter struct {
+	bw     *bufio.Writer
+	closed bool
+}
+
+func (w *jsonlWriter) Write(r *Row) error {
+	if w.closed {
+		return errClosed
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.bw.Write(b)
+	return err
+}
+
+func (w *jsonlWriter) Close() error {
+	if w.closed {
+		return errClosed
+	}
+	w.closed = true
+	return w.bw.Flush()
+}
+
+type csvWriter struct {
+	cw     *csv.Writer
+	tokens []string // the robots' columns
+	rec    []string // reused record
+	err    error    // the header's error
+	closed bool
+}
+
+// csvColumns are the columns before the robots'.
+var csvColumns = [...]string{"url", "host", "domain", "time", "status", "redirect_to", "content_type",
+	"html", "bytes", "over_limit", "groups", "rules", "sitemaps"}
+
+func (w *csvWriter) header() {
+	w.rec = append(w.rec[:0], csvColumns[:]...)
+	for _, t := range w.tokens {
+		w.rec = append(w.rec, t+"_state", t+"_via", t+"_line")
+	}
+	w.rec = append(w.rec, "lint")
+	w.err = w.cw.Write(w.rec)
+}
+
+func (w *csvWriter) Write(r *Row) error {
+	if w.closed {
+		return errClosed
+	}
+	if w.err != nil {
+		return w.err
+	}
+	tm := ""
+	if !r.Time.IsZero() {
+		tm = r.Time.UTC().Format(time.RFC3339Nano)
+	}
+	w.rec = append(w.rec[:0], r.URL, r.Host, r.Domain, tm, strconv.Itoa(r.Status), r.RedirectTo, r.ContentType,
+		strconv.FormatBool(r.HTML), strconv.FormatInt(r.Bytes, 10), strconv.FormatBool(r.OverLimit),
+		strconv.Itoa(r.Groups), strconv.Itoa(r.Rules), strconv.Itoa(r.Sitemaps))
+	for i, t := range w.tokens {
+		v, ok := verdictOf(r, i, t)
+		if !ok {
+			w.rec = append(w.rec, "", "", "")
+			continue
+		}
+		w.rec = append(w.rec, v.State, v.Via, strconv.Itoa(v.Line))
+	}
+	w.rec = append(w.rec, strings.Join(r.Lint, " "))
+	return w.cw.Write(w.rec)
+}
+
+// verdictOf returns the verdict of the robot token in r: the i-th, as
+// Analyze orders them, or else the first for token.
+func verdictOf(r *Row, i int, token string) (*Verdict, bool) {
+	if i < len(r.Robots) && r.Robots[i].Robot == token {
+		return &r.Robots[i], true
+	}
+	for j := range r.Robots {
+		if r.Robots[j].Robot == token {
+			return &r.Robots[j], true
+		}
+	}
+	return nil, false
+}
+
+func (w *csvWriter) Close() error {
+	if w.closed {
+		return errClosed
+	}
+	w.closed = true
+	w.cw.Flush()
+	return w.cw.Error()
+}

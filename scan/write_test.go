@@ -1,0 +1,315 @@
+package scan
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// writeRows returns rows of every kind: a site with verdicts, lint codes
+// and all the lists, an HTML page, a 404, a redirect, a revisit without
+// verdicts and a row whose strings need escaping in CSV and JSON.
+func writeRows(t testing.TB) ([]Row, *Options) {
+	t.Helper()
+	o := &Options{Robots: testRobots(t), Lint: true}
+	when := time.Date(2025, 3, 1, 12, 30, 15, 250e6, time.UTC)
+	caps := []Capture{
+		{URL: "https://www.example.com/robots.txt", Time: when, Status: 200, Source: "a.warc.gz", Offset: 77,
+			Header: http.Header{"Content-Type": {"text/plain"}},
+			Body:   []byte("User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\nCrawl-delay: 1.5\nSitemap: /s.xml\nFoo: bar\n")},
+		{URL: "https://html.example.org/robots.txt", Time: when.Add(time.Second), Status: 200,
+			Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("<!doctype html><title>x</title>")},
+		{URL: "http://192.0.2.1/robots.txt", Status: 404},
+		{URL: "http://example.net/robots.txt", Status: 301, Header: http.Header{"Location": {"https://example.net/robots.txt"}}},
+		{URL: "https://example.com/robots.txt", Status: 200, Revisit: true, Digest: "sha1:X"},
+		{URL: "https://q.example/robots.txt?a=\"b\",c", Status: 200, Body: []byte("User-agent: \"quoted\", bot\nDisallow: /é\n")},
+	}
+	var rows []Row
+	for i := range caps {
+		c := &caps[i]
+		c.Size = int64(len(c.Body))
+		rows = append(rows, Analyze(c, o))
+	}
+	return rows, o
+}
+
+// writeAll writes rows in format and returns the output.
+func writeAll(t *testing.T, format string, rows []Row, o *Options) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, format, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if err := w.Write(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(&rows[0]); err == nil {
+		t.Errorf("%s: Write after Close succeeded", format)
+	}
+	if err := w.Close(); err == nil {
+		t.Errorf("%s: second Close succeeded", format)
+	}
+	return buf.Bytes()
+}
+
+// normal makes a row comparable after a round trip: empty lists as nil,
+// times in UTC.
+func normal(r Row) Row {
+	if r.Time.IsZero() {
+		r.Time = time.Time{}
+	} else {
+		r.Time = r.Time.UTC()
+	}
+	if len(r.Outcomes) == 0 {
+		r.Outcomes = nil
+	}
+	if len(r.Directives) == 0 {
+		r.Directives = nil
+	}
+	if len(r.Agents) == 0 {
+		r.Agents = nil
+	}
+	if len(r.Robots) == 0 {
+		r.Robots = nil
+	}
+	if len(r.Lint) == 0 {
+		r.Lint = nil
+	}
+	return r
+}
+
+func compareRows(t *testing.T, format string, got, want []Row) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows read back, want %d", format, len(got), len(want))
+	}
+	for i := range want {
+		g, w := normal(got[i]), normal(want[i])
+		for _, d := range rowDiff(&g, &w) {
+			t.Errorf("%s row %d: %s", format, i, d)
+		}
+	}
+}
+
+// TestWriteParquet writes rows as Parquet and reads them back with
+// parquet-go's reader.
+func TestWriteParquet(t *testing.T) {
+	rows, o := writeRows(t)
+	out := writeAll(t, FormatParquet, rows, o)
+	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every column is zstd-compressed (https://parquet.apache.org/docs/file-format/data-pages/compression/).
+	for _, rg := range f.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			if c.MetaData.Codec.String() != "ZSTD" {
+				t.Errorf("column %v: codec %v", c.MetaData.PathInSchema, c.MetaData.Codec)
+			}
+		}
+	}
+	r := parquet.NewGenericReader[Row](bytes.NewReader(out))
+	defer r.Close()
+	got := make([]Row, len(rows)+1)
+	n, err := r.Read(got)
+	if err != nil && !errors.Is(err, io.EOF) {
+		t.Fatal(err)
+	}
+	compareRows(t, "parquet", got[:n], rows)
+}
+
+// TestParquetSchema checks the column names, the contract of the output
+// (the parquet tags of Row), and that the lists are Parquet LISTs
+// (https://github.com/apache/parquet-format/blob/master/LogicalTypes.md#lists),
+// which DuckDB reads as lists.
+func TestParquetSchema(t *testing.T) {
+	s := parquet.SchemaOf(Row{})
+	var names []string
+	for _, f := range s.Fields() {
+		names = append(names, f.Name())
+	}
+	want := []string{"url", "host", "domain", "time", "source", "offset", "status", "redirect_to", "content_type",
+		"html", "bytes", "over_limit", "truncated", "revisit", "outcomes", "directives", "groups", "rules",
+		"sitemaps", "agents", "robots", "lint", "lint_timeout"}
+	if !slices.Equal(names, want) {
+		t.Errorf("columns %v\nwant %v", names, want)
+	}
+	lists := map[string][]string{
+		"outcomes":   {"policy", "outcome"},
+		"directives": {"key", "count"},
+		"agents":     {"value", "lower", "token", "line"},
+		"robots":     {"robot", "state", "via", "line", "crawl_delay"},
+		"lint":       nil,
+	}
+	for _, f := range s.Fields() {
+		fields, ok := lists[f.Name()]
+		if !ok {
+			continue
+		}
+		lt := f.Type().LogicalType()
+		if lt == nil || lt.String() != "LIST" {
+			t.Errorf("%s: not a LIST", f.Name())
+			continue
+		}
+		// LIST → repeated group list → element.
+		list := f.Fields()
+		if len(list) != 1 || list[0].Name() != "list" || !list[0].Repeated() {
+			t.Errorf("%s: not the three-level LIST structure", f.Name())
+			continue
+		}
+		elem := list[0].Fields()[0]
+		var got []string
+		for _, e := range elem.Fields() {
+			got = append(got, e.Name())
+		}
+		if !slices.Equal(got, fields) {
+			t.Errorf("%s element fields %v, want %v", f.Name(), got, fields)
+		}
+	}
+	for _, f := range s.Fields() {
+		if f.Name() == "time" {
+			if lt := f.Type().LogicalType(); lt == nil || !strings.HasPrefix(lt.String(), "TIMESTAMP") || !f.Optional() {
+				t.Errorf("time: %v, optional %v; want an optional TIMESTAMP", lt, f.Optional())
+			}
+		}
+	}
+}
+
+// TestWriteJSONL writes rows as JSON lines and decodes them back.
+func TestWriteJSONL(t *testing.T) {
+	rows, o := writeRows(t)
+	out := writeAll(t, FormatJSONL, rows, o)
+	var got []Row
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r Row
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("line %d: %v", len(got)+1, err)
+		}
+		got = append(got, r)
+	}
+	compareRows(t, "jsonl", got, rows)
+	// One json.Marshal of the row per line.
+	first, _ := json.Marshal(&rows[0])
+	if line, _, _ := bytes.Cut(out, []byte("\n")); !bytes.Equal(line, first) {
+		t.Errorf("first line %s\nwant %s", line, first)
+	}
+}
+
+// TestWriteCSV writes rows as CSV and reads them back with encoding/csv.
+func TestWriteCSV(t *testing.T) {
+	rows, o := writeRows(t)
+	out := writeAll(t, FormatCSV, rows, o)
+	recs, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(rows)+1 {
+		t.Fatalf("%d records, want %d", len(recs), len(rows)+1)
+	}
+	header := strings.Split("url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,"+
+		"GPTBot_state,GPTBot_via,GPTBot_line,Googlebot_state,Googlebot_via,Googlebot_line,"+
+		"Googlebot-Image_state,Googlebot-Image_via,Googlebot-Image_line,AdsBot-Google_state,AdsBot-Google_via,AdsBot-Google_line,"+
+		"YandexBot_state,YandexBot_via,YandexBot_line,bingbot_state,bingbot_via,bingbot_line,OldBot_state,OldBot_via,OldBot_line,lint", ",")
+	if !slices.Equal(recs[0], header) {
+		t.Errorf("header %q\nwant %q", recs[0], header)
+	}
+	r0 := recs[1]
+	want0 := []string{"https://www.example.com/robots.txt", "www.example.com", "example.com", "2025-03-01T12:30:15.25Z", "200", "",
+		"text/plain", "false", "107", "false", "2", "2", "1",
+		"blocked", "named", "2", "partly", "star", "5", "partly", "star", "5", "open", "none", "0",
+		"partly", "star", "5", "partly", "star", "5", "partly", "star", "5", strings.Join(rows[0].Lint, " ")}
+	if !slices.Equal(r0, want0) {
+		t.Errorf("row 1 %q\nwant %q", r0, want0)
+	}
+	if rows[0].Lint == nil {
+		t.Error("no lint codes in the first row")
+	}
+	// The revisit row has no verdicts: empty cells.
+	rv := recs[5]
+	if rv[13] != "" || rv[len(rv)-2] != "" || rv[3] != "" {
+		t.Errorf("revisit row %q", rv)
+	}
+	// Every row: the flat columns as the row has them.
+	for i, r := range rows {
+		rec := recs[i+1]
+		if rec[0] != r.URL || rec[1] != r.Host || rec[2] != r.Domain || rec[5] != r.RedirectTo || rec[6] != r.ContentType {
+			t.Errorf("row %d: %q", i+1, rec)
+		}
+		if len(rec) != len(header) {
+			t.Errorf("row %d: %d cells, want %d", i+1, len(rec), len(header))
+		}
+	}
+	// Without robots: the flat columns and lint.
+	out = writeAll(t, FormatCSV, rows[:1], nil)
+	recs, err = csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil || len(recs[0]) != 14 || recs[0][13] != "lint" {
+		t.Errorf("without robots: %q, %v", recs, err)
+	}
+}
+
+// TestNewWriterFormat checks the format names.
+func TestNewWriterFormat(t *testing.T) {
+	for _, f := range []string{"parquet", "JSONL", "csv"} {
+		if _, err := NewWriter(io.Discard, f, nil); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if _, err := NewWriter(io.Discard, "xml", nil); err == nil || !strings.Contains(err.Error(), `"xml"`) {
+		t.Errorf("xml: %v", err)
+	}
+}
+
+// TestWriteDoesNotKeepRows checks that a writer keeps nothing of a row
+// after Write: the caller may reuse its slices.
+func TestWriteDoesNotKeepRows(t *testing.T) {
+	rows, o := writeRows(t)
+	want := make([]Row, len(rows))
+	for i, r := range rows {
+		want[i] = r
+		want[i].Robots = slices.Clone(r.Robots)
+		want[i].Agents = slices.Clone(r.Agents)
+	}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, FormatParquet, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if err := w.Write(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+		for j := range rows[i].Robots {
+			rows[i].Robots[j].State = "changed"
+		}
+		for j := range rows[i].Agents {
+			rows[i].Agents[j].Value = "changed"
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]Row, len(rows))
+	n, err := parquet.NewGenericReader[Row](bytes.NewReader(buf.Bytes())).Read(got)
+	if err != nil && !errors.Is(err, io.EOF) {
+		t.Fatal(err)
+	}
+	compareRows(t, "parquet after reuse", got[:n], want)
+}
