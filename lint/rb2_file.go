@@ -437,8 +437,16 @@ func formatSkip(p *pass) bool { return p.cfg.Fetch != nil && !fetchOK(p.cfg.Fetc
 // formatText reports whether the line checks of RB2xx read the body: a 2xx
 // (or local) body that is text, neither UTF-16/32 (RB202) nor binary
 // (RB204).
+//
+// The body's kind is read once per pass: a dozen checks ask.
 func formatText(p *pass) bool {
-	return !formatSkip(p) && formatWide(p.src) == "" && formatBinaryKind(p.src) == ""
+	if p.text == 0 {
+		p.text = 2
+		if formatWide(p.src) == "" && formatBinaryKind(p.src) == "" {
+			p.text = 1
+		}
+	}
+	return !formatSkip(p) && p.text == 1
 }
 
 // formatInvalidAt returns the offset of the first byte of s that is not

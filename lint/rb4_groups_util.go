@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/syntax"
@@ -183,7 +184,31 @@ func groupsPartOfKnown(k string) bool {
 // of nine letters or more: most tokens end in "bot", and two edits in the
 // few letters before it turn one real robot into another ("NPBot" is not
 // a misspelt "GPTBot", nor "Zealbot" a misspelt "PetalBot").
+//
+// The answer depends only on k and the registry, and the same unknown
+// names recur from file to file: answers are kept for the process, up to
+// groupsNearestKept names.
 func groupsNearest(k string) string {
+	if v, ok := groupsNearestMemo.Load(k); ok {
+		return v.(string)
+	}
+	v := groupsNearestOf(k)
+	if groupsNearestN.Add(1) <= groupsNearestKept {
+		groupsNearestMemo.Store(strings.Clone(k), v)
+	}
+	return v
+}
+
+// groupsNearestKept bounds the names groupsNearest remembers.
+const groupsNearestKept = 1 << 14
+
+var (
+	groupsNearestMemo sync.Map // agent key → groupsNearestOf(key)
+	groupsNearestN    atomic.Int64
+)
+
+// groupsNearestOf is groupsNearest without the memory.
+func groupsNearestOf(k string) string {
 	best, bestDist := "", 3
 	for _, t := range knownTokens() {
 		if len(t) < 6 {

@@ -184,6 +184,9 @@ type pass struct {
 	groupKeys [][]string
 	// arena holds the strings the checks build in numbers.
 	arena arena.Arena
+	// text is 1 when the body is text (formatText), 2 when it is wide
+	// or binary, 0 until known.
+	text uint8
 }
 
 // equivalentTo is EquivalentContext for the pass's text and b, under the

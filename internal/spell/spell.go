@@ -28,8 +28,10 @@ func Distance(a, b string, limit int) int {
 	for j := range prev {
 		prev[j] = j
 	}
+	prevMin := 0
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		rowMin := i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
@@ -39,7 +41,15 @@ func Distance(a, b string, limit int) int {
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
 				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
+			rowMin = min(rowMin, cur[j])
 		}
+		// Every alignment passes through row i or, by a swap, row i-1,
+		// and no later cell is less than the cells it comes from: when
+		// both rows reach the limit, so does the distance.
+		if limit > 0 && min(rowMin, prevMin) >= limit {
+			return limit
+		}
+		prevMin = rowMin
 		prev2, prev, cur = prev, cur, prev2
 	}
 	if d := prev[len(b)]; limit <= 0 || d < limit {

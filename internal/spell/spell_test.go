@@ -48,8 +48,10 @@ func FuzzDistance(f *testing.F) {
 		if d != Distance(b, a, 0) || d > max(len(a), len(b)) || d < abs(len(a)-len(b)) || (d == 0) != (a == b) {
 			t.Fatalf("Distance(%q, %q) = %d", a, b, d)
 		}
-		if l := Distance(a, b, 3); l != min(d, 3) && !(len(a) > 64 && l == 3) {
-			t.Fatalf("Distance(%q, %q, 3) = %d, unbounded %d", a, b, l, d)
+		for limit := 1; limit <= 4; limit++ {
+			if l := Distance(a, b, limit); l != min(d, limit) && !(len(a) > 64 && l == limit) {
+				t.Fatalf("Distance(%q, %q, %d) = %d, unbounded %d", a, b, limit, l, d)
+			}
 		}
 	})
 }
