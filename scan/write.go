@@ -42,9 +42,10 @@ const (
 )
 
 // ParquetRowGroup is the number of rows in each row group of a Parquet
-// output: a group is held in memory until it is complete, and readers
-// such as DuckDB read groups in parallel.
-const ParquetRowGroup = 128 << 10
+// output: a group is held in memory until it is complete (a row with the
+// default robots is about a kilobyte there), and readers such as DuckDB
+// read groups in parallel.
+const ParquetRowGroup = 16 << 10
 
 // errClosed is the error of a writer used after Close.
 var errClosed = errors.New("scan: write to a closed RowWriter")

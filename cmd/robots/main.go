@@ -16,6 +16,7 @@
 //	diff     say which verdicts change between two versions of a file
 //	audit    say what every known robot may crawl, and what it misreads
 //	agents   list the known robots
+//	scan     analyse robots.txt captures in bulk: WARC files, directories, JSON lines
 //	serve    run the web checker and JSON API
 //	version  print the version
 //	help     show the help of robots or of a command
@@ -104,7 +105,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, agentsCmd, serveCmd, versionCmd, helpCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, agentsCmd, scanCmd, serveCmd, versionCmd, helpCmd}
 }
 
 // Exit codes.
