@@ -1,0 +1,6 @@
+User-agent: GPTBot
+Disallow: /
+
+User-agent: *
+Disallow: /private/
+Sitemap: https://example.com/sitemap.xml
