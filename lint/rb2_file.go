@@ -348,6 +348,9 @@ var rb212 = &Check{
 			text, base := formatCode(p, l)
 			at := -1
 			for j, r := range text {
+				if r < 0x80 {
+					continue // every invisible character is outside ASCII
+				}
 				if _, ok := formatInvisible[r]; ok && (r != '\uFEFF' || base+j != 0) {
 					at = j
 					break
@@ -621,7 +624,10 @@ func formatLogicalRedirect(src string) bool {
 // followed by white space or ">" (RB205), in its first 64
 // KiB.
 func isHTML(src string) bool {
-	s := strings.ToLower(src[:min(len(src), 64<<10)])
+	s := src[:min(len(src), 64<<10)]
+	// hasPrefix is strings.HasPrefix ignoring ASCII case: no lower-cased
+	// copy of the body is made.
+	hasPrefix := func(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
 	for i := 0; i < len(s); {
 		j := strings.IndexByte(s[i:], '<')
 		if j < 0 {
@@ -629,15 +635,16 @@ func isHTML(src string) bool {
 		}
 		i += j + 1
 		rest := s[i:]
-		if d, ok := strings.CutPrefix(rest, "!doctype"); ok {
+		if hasPrefix(rest, "!doctype") {
+			d := rest[len("!doctype"):]
 			t := strings.TrimLeft(d, " \t\n\r\f")
-			if len(t) < len(d) && strings.HasPrefix(t, "html") {
+			if len(t) < len(d) && hasPrefix(t, "html") {
 				return true
 			}
 			continue
 		}
 		for _, tag := range []string{"html", "head", "body"} {
-			if t, ok := strings.CutPrefix(rest, tag); ok && t != "" && strings.IndexByte(" \t\n\r\f>", t[0]) >= 0 {
+			if hasPrefix(rest, tag) && len(rest) > len(tag) && strings.IndexByte(" \t\n\r\f>", rest[len(tag)]) >= 0 {
 				return true
 			}
 		}

@@ -864,23 +864,41 @@ var rb519 = &Check{
 	Before: "User-agent: *\nDisallow: /*?sort=\n",
 	After:  "User-agent: *\nDisallow: /*?sort=\nDisallow: /*&sort=\n",
 	run: func(p *pass) {
+		// The names each rule of a group covers in any position: every
+		// "&name=" and "*name=" in its value, read once per group.
+		type cover struct {
+			dir  directive
+			name string
+		}
+		var covered map[cover]bool
 		for gi := range p.groups {
 			g := &p.groups[gi]
+			clear(covered)
+			read := false
 			for _, i := range g.rules {
 				l := &p.lines[i]
 				name := rulesParam(l.value)
 				if name == "" {
 					continue
 				}
-				covered := false
-				for _, j := range g.rules {
-					o := &p.lines[j]
-					if o.dir == l.dir && (strings.Contains(o.value, "&"+name+"=") || strings.Contains(o.value, "*"+name+"=")) {
-						covered = true
-						break
+				if !read {
+					if covered == nil {
+						covered = map[cover]bool{}
 					}
+					for _, j := range g.rules {
+						o := &p.lines[j]
+						for k := 0; k < len(o.value); k++ {
+							if c := o.value[k]; c != '&' && c != '*' {
+								continue
+							}
+							if eq := strings.IndexByte(o.value[k+1:], '='); eq >= 0 {
+								covered[cover{o.dir, o.value[k+1 : k+1+eq]}] = true
+							}
+						}
+					}
+					read = true
 				}
-				if !covered {
+				if !covered[cover{l.dir, name}] {
 					p.reportValue(l, "Rule catches \"?%s=\" but not \"&%s=\" (parameter in another position)", name, name)
 				}
 			}
