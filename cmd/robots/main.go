@@ -207,7 +207,7 @@ func errorText(err error) string {
 	msg := err.Error()
 	for {
 		trimmed := msg
-		for _, p := range []string{"page: ", "fetch: ", "agents: ", "lint: ", "robots: ", "syntax: ", "meta: "} {
+		for _, p := range []string{"page: ", "fetch: ", "agents: ", "lint: ", "robots: ", "syntax: ", "meta: ", "scan: ", "warc: "} {
 			trimmed = strings.TrimPrefix(trimmed, p)
 		}
 		if trimmed == msg {

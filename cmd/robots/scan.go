@@ -219,7 +219,7 @@ func runScan(e *env, args []string) error {
 	s.opts = &scan.Options{Robots: robots, Lint: *lintFlag}
 	if *summary != "" {
 		if s.sumFormat, err = scan.ReportFormat(*summary); err != nil {
-			return &usageError{msg: "-summary: " + strings.TrimPrefix(err.Error(), "scan: ")}
+			return &usageError{msg: "-summary: " + errorText(err)}
 		}
 	}
 	if fs.NArg() == 0 {
@@ -371,28 +371,21 @@ func (s *scanRun) inputErr(name string, err error) {
 	var ie *scan.InputError
 	msg := ""
 	if errors.As(err, &ie) {
-		msg = fmt.Sprintf("%s: offset %d: %s", ie.Source, ie.Offset, scanErrorText(ie.Err))
+		msg = fmt.Sprintf("%s: offset %d: %s", ie.Source, ie.Offset, errorText(ie.Err))
 	} else {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		msg = name + ": " + scanErrorText(err)
+		msg = name + ": " + errorText(pathless(err))
 	}
 	s.note("robots scan: " + clean(msg) + "\n")
 }
 
-// scanErrorText is err's message without the package prefixes that the
-// command's prefix makes redundant.
-func scanErrorText(err error) string {
-	msg := errorText(err)
-	for {
-		trimmed := strings.TrimPrefix(strings.TrimPrefix(msg, "warc: "), "scan: ")
-		if trimmed == msg {
-			return msg
-		}
-		msg = trimmed
+// pathless is err without the *fs.PathError around it: the input's name
+// is already in the message.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
+	return err
 }
 
 // setFatal records an error that ends the run: the output cannot be
@@ -505,11 +498,7 @@ func (s *scanRun) readList(name string) ([]string, error) {
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return nil, fmt.Errorf("@%s: %v", name, err)
+			return nil, fmt.Errorf("@%s: %v", name, pathless(err))
 		}
 		rc = f
 	}
@@ -1268,7 +1257,7 @@ func runScanMerge(e *env, args []string) error {
 	if *summary != "" {
 		var err error
 		if format, err = scan.ReportFormat(*summary); err != nil {
-			return &usageError{msg: "-summary: " + strings.TrimPrefix(err.Error(), "scan: ")}
+			return &usageError{msg: "-summary: " + errorText(err)}
 		}
 	}
 	if flags.NArg() == 0 {
@@ -1282,18 +1271,14 @@ func runScanMerge(e *env, args []string) error {
 		} else {
 			f, err := os.Open(name)
 			if err != nil {
-				var pe *fs.PathError
-				if errors.As(err, &pe) {
-					err = pe.Err
-				}
-				return fmt.Errorf("%s: %v", name, err)
+				return fmt.Errorf("%s: %v", name, pathless(err))
 			}
 			defer f.Close()
 			r = f
 		}
 		sum, err := scan.ReadSummary(r)
 		if err != nil {
-			return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "scan: "))
+			return fmt.Errorf("%s: %s", name, errorText(err))
 		}
 		total.Merge(sum)
 	}
