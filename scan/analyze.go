@@ -143,10 +143,6 @@ type analyzer struct {
 	starV    [slots][2]Verdict // by profile and IgnoreGlobal
 	memo     []memoEntry       // the verdicts of the robots read by their own groups
 	sets     []setState        // the states of the sets of groups robots obey
-
-	// The profile and policy names met, parsed once.
-	policyNames, profileNames [slots]parsedName
-	nPolicies, nProfiles      int
 }
 
 // memoEntry is a verdict worked out for one way of reading the file.
@@ -377,20 +373,11 @@ func (a *analyzer) verdict(rb *agents.Robot) Verdict {
 }
 
 // policy returns the fetch policy a registry robot names; Google when it
-// names none that package fetch knows. The few names are parsed once.
+// names none that package fetch knows.
 func (a *analyzer) policy(name string) fetch.Policy {
-	for _, n := range a.policyNames[:a.nPolicies] {
-		if n.name == name {
-			return fetch.Policy(n.v)
-		}
-	}
 	p, err := fetch.ParsePolicy(name)
 	if err != nil || int(p) >= slots {
-		p = fetch.Google
-	}
-	if a.nPolicies < slots {
-		a.policyNames[a.nPolicies] = parsedName{name, uint8(p)}
-		a.nPolicies++
+		return fetch.Google
 	}
 	return p
 }
@@ -398,26 +385,11 @@ func (a *analyzer) policy(name string) fetch.Policy {
 // profile returns the profile a registry robot names; Google when it names
 // none that the root package knows.
 func (a *analyzer) profile(name string) robots.Profile {
-	for _, n := range a.profileNames[:a.nProfiles] {
-		if n.name == name {
-			return robots.Profile(n.v)
-		}
-	}
 	p, err := robots.ParseProfile(name)
 	if err != nil || int(p) >= slots {
-		p = robots.Google
-	}
-	if a.nProfiles < slots {
-		a.profileNames[a.nProfiles] = parsedName{name, uint8(p)}
-		a.nProfiles++
+		return robots.Google
 	}
 	return p
-}
-
-// parsedName is a profile or policy name and its value.
-type parsedName struct {
-	name string
-	v    uint8
 }
 
 // compiled returns the file's rules under profile p, compiling them once.
