@@ -81,6 +81,10 @@ type prover struct {
 	// decide for the agent (ruleKeys).
 	keys [2]map[string][]ruleKey
 	kb   []ruleKey // scratch for the other text's keys
+	// agents are the probe agents of fa (probeAgents), named their set;
+	// made when first needed.
+	agents []string
+	named  map[string]bool
 }
 
 func newProver(a []byte) *prover { return newProverOf(a, nil) }
@@ -111,15 +115,23 @@ func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
 	for i, prof := range equivProfiles {
 		rb[i] = robots.Parse(part, prof)
 	}
-	agents := probeAgents(pr.fa)
-	seen := make(map[string]bool, len(agents))
-	for _, ag := range agents {
-		seen[ag] = true
+	if pr.agents == nil {
+		// The prover's own agents, read once however many texts it meets.
+		pr.agents = probeAgents(pr.fa)
+		pr.named = make(map[string]bool, len(pr.agents))
+		for _, ag := range pr.agents {
+			pr.named[ag] = true
+		}
 	}
+	agents := pr.agents[:len(pr.agents):len(pr.agents)] // b's are appended to a copy
+	var seen map[string]bool                            // b's agents the prover's text lacks
 	for _, r := range rb {
 		for _, g := range r.Groups() {
 			for _, v := range g.Agents {
-				if k := agentKey(nil, v); k != "" && k != "*" && !seen[k] {
+				if k := agentKey(nil, v); k != "" && k != "*" && !pr.named[k] && !seen[k] {
+					if seen == nil {
+						seen = map[string]bool{}
+					}
 					seen[k] = true
 					agents = append(agents, k)
 				}
