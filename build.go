@@ -202,17 +202,13 @@ func isGlobal(v string) bool {
 	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || lines.IsSpace(v[1]))
 }
 
-// productToken returns the leading [A-Za-z_-] characters of a User-agent
-// value: the product token as RFC 9309 §2.2.1 defines it and as the
-// reference library extracts it ("Googlebot/2.1" → "Googlebot",
-// "MJ12bot" → "MJ").
-func productToken(v string) string { return lines.ProductToken(v) }
-
-// ProductToken returns the product token of a User-agent value or of a
-// name given as an agent: its leading run of [A-Za-z_-], as RFC 9309
-// §2.2.1 defines the token and as Google's parser compares it
-// ("Googlebot/2.1" → "Googlebot", "MJ12bot" → "MJ", "360Spider" → "").
-func ProductToken(v string) string { return productToken(v) }
+// LineToken returns the product token that the value of a User-agent
+// line names: its leading run of [A-Za-z_-], as RFC 9309 §2.2.1 defines
+// the token and as Google's parser compares it ("Googlebot/2.1" →
+// "Googlebot", "MJ12bot" → "MJ", "360Spider" → ""). It reads a line of
+// robots.txt, not a User-Agent header: package agents finds the robot a
+// header names.
+func LineToken(v string) string { return lines.ProductToken(v) }
 
 // wholeName returns a User-agent value up to its first '/' or white
 // space: the robot's name as written ("MJ12bot/v1.4" → "MJ12bot"), which
@@ -225,8 +221,6 @@ func wholeName(v string) string {
 	}
 	return v
 }
-
-func isTokenChar(c byte) bool { return lines.IsTokenChar(c) }
 
 func (b *builder) rule(val string, line int32, allow bool) {
 	sem := b.sem

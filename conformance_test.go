@@ -98,7 +98,7 @@ func TestConformance(t *testing.T) {
 func check(t *testing.T, c conformanceCase, src []byte, p robots.Profile, want bool) bool {
 	t.Helper()
 	r := robots.Parse(src, p)
-	d := r.Decide(c.Agent, c.URL)
+	d := r.Decide(robots.Token(c.Agent), c.URL)
 	ok := true
 	if d.Allowed != want || r.Allowed(c.Agent, c.URL) != want {
 		t.Errorf("%s [%v]: Allowed(%q, %q) = %v, want %v", c.ID, p, c.Agent, c.URL, d.Allowed, want)
@@ -108,7 +108,7 @@ func check(t *testing.T, c conformanceCase, src []byte, p robots.Profile, want b
 		t.Errorf("%s: deciding line %d, want %d", c.ID, d.Line, *c.Line)
 		ok = false
 	}
-	if d2 := robots.Compile(syntax.Parse("", src), p).Decide(c.Agent, c.URL); d2 != d {
+	if d2 := robots.Compile(syntax.Parse("", src), p).Decide(robots.Token(c.Agent), c.URL); d2 != d {
 		t.Errorf("%s [%v]: Compile decides %+v, Parse decides %+v", c.ID, p, d2, d)
 		ok = false
 	}

@@ -90,7 +90,7 @@
 //     matcher leaves that to its caller.
 //   - an Allow of …/index.html also allows …/ (google/robotstxt).
 //   - Bing keeps the "*" groups' Crawl-delay for a robot whose own groups
-//     set none (Bing's webmaster guidance; RB707); see [Rules.AgentGroup].
+//     set none (Bing's webmaster guidance; RB707); see [Rules.Group].
 //
 // Every profile skips a UTF-8 byte order mark (or a prefix of one) at the
 // start of the file, ends a line at LF, CR or CRLF, and reads a line only

@@ -33,22 +33,41 @@ func ExampleParse() {
 
 func ExampleRules_Decide() {
 	rules := robots.Parse([]byte(exampleRobots), robots.Google)
-	d := rules.Decide("ExampleBot", "https://example.com/private/press/b")
+	d := rules.Decide(robots.Token("ExampleBot"), "https://example.com/private/press/b")
 	fmt.Println(d.Allowed, d.Line, d.Rule, d.Pattern, d.Group, d.Global)
 	// Output: true 3 Allow /private/press/ 1 true
 }
 
-func ExampleRules_DecideChain() {
+// A robot with fallback tokens obeys the first that has a group of its
+// own: Googlebot-News has none here, so it obeys Googlebot's.
+func ExampleToken() {
 	rules := robots.Parse([]byte(exampleRobots), robots.Google)
-	// Googlebot-News has no group, so it obeys Googlebot's.
-	d := rules.DecideChain([]string{"Googlebot-News", "Googlebot"}, "/x.pdf")
+	d := rules.Decide(robots.Token("Googlebot-News", "Googlebot"), "/x.pdf")
 	fmt.Println(d.Allowed, d.Line)
 	// Output: false 7
 }
 
+// Access says what a file does to a robot as a whole, in the words every
+// report of this module uses.
+func ExampleRules_Access() {
+	rules := robots.Parse([]byte(exampleRobots), robots.Google)
+	for _, a := range []robots.Agent{
+		robots.Token("ExampleBot"),
+		robots.Token("Googlebot-News", "Googlebot"),
+		{Tokens: []string{"AdsBot-Google"}, IgnoreGlobal: true},
+	} {
+		acc := rules.Access(a)
+		fmt.Println(a.Tokens[0], acc.State, acc.Via, acc.Line, acc.Group)
+	}
+	// Output:
+	// ExampleBot partly star 0 1
+	// Googlebot-News partly fallback 0 6
+	// AdsBot-Google open none 0 0
+}
+
 func ExampleRules_Group() {
 	rules := robots.Parse([]byte(exampleRobots), robots.Google)
-	g, _ := rules.Group("ExampleBot")
+	g, _ := rules.Group(robots.Token("ExampleBot"))
 	delay, ok := g.CrawlDelay()
 	fmt.Println(g.Lines, g.Global, delay, ok)
 	fmt.Println(rules.Sitemaps())
@@ -78,7 +97,7 @@ func ExampleCompile() {
 func ExampleProfile() {
 	body := []byte("User-agent: *\nDisallow: /shop\nAllow: /shop/sale\n")
 	for _, p := range robots.Profiles() {
-		d := robots.Parse(body, p).Decide("ExampleBot", "https://example.com/shop/sale/1")
+		d := robots.Parse(body, p).Decide(robots.Token("ExampleBot"), "https://example.com/shop/sale/1")
 		fmt.Printf("%-10s allowed=%v line=%d\n", p, d.Allowed, d.Line)
 	}
 	// Output:
@@ -102,7 +121,7 @@ func ExamplePathOf() {
 // and its own chain of product tokens.
 func ExampleReadings() {
 	f := syntax.Parse("robots.txt", []byte("User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /shop\nAllow: /shop/sale\n"))
-	rs := robots.ReadAll(f)
+	rs := robots.CompileAll(f)
 	for _, c := range []struct {
 		p     robots.Profile
 		agent robots.Agent
@@ -122,12 +141,12 @@ func ExampleReadings() {
 	// Baiduspider false 5 matched
 }
 
-// ProductToken gives the token a User-agent value or an agent name
-// compares as: its leading letters, '-' and '_' (RFC 9309 §2.2.1).
-func ExampleProductToken() {
-	fmt.Println(robots.ProductToken("Googlebot/2.1"))
-	fmt.Println(robots.ProductToken("MJ12bot"))
-	fmt.Printf("%q\n", robots.ProductToken("360Spider"))
+// LineToken gives the token a User-agent line names: the leading letters,
+// '-' and '_' of its value (RFC 9309 §2.2.1).
+func ExampleLineToken() {
+	fmt.Println(robots.LineToken("Googlebot/2.1"))
+	fmt.Println(robots.LineToken("MJ12bot"))
+	fmt.Printf("%q\n", robots.LineToken("360Spider"))
 	// Output:
 	// Googlebot
 	// MJ

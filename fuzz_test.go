@@ -18,7 +18,7 @@ func FuzzDecide(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, agent, url string) {
 		for _, p := range robots.Profiles() {
 			r := robots.Parse(src, p)
-			d := r.Decide(agent, url)
+			d := r.Decide(robots.Token(agent), url)
 			if got := r.Allowed(agent, url); got != d.Allowed {
 				t.Fatalf("[%v] Allowed = %v, Decide.Allowed = %v", p, got, d.Allowed)
 			}
@@ -27,17 +27,17 @@ func FuzzDecide(f *testing.F) {
 				t.Fatalf("[%v] Decide(%q, %q) = (%v, line %d), reference says (%v, line %d)\nrobots.txt:\n%s",
 					p, agent, url, d.Allowed, d.Line, wantAllowed, wantLine, src)
 			}
-			if d2 := robots.Compile(syntax.Parse("", src), p).Decide(agent, url); d2 != d {
+			if d2 := robots.Compile(syntax.Parse("", src), p).Decide(robots.Token(agent), url); d2 != d {
 				t.Fatalf("[%v] Compile decides %+v, Parse decides %+v", p, d2, d)
 			}
 			// Agent.WholeName changes nothing for a product token (RFC 9309
 			// §2.2.1: [A-Za-z_-]+), and whole names decide as Compile's.
 			w := robots.Agent{Tokens: []string{agent}, WholeName: true}
-			dw := r.DecideAgent(w, url)
+			dw := r.Decide(w, url)
 			if isProductToken(agent) && dw != d {
 				t.Fatalf("[%v] Decide(%q, %q) = %+v, with WholeName %+v", p, agent, url, d, dw)
 			}
-			if d2 := robots.Compile(syntax.Parse("", src), p).DecideAgent(w, url); d2 != dw {
+			if d2 := robots.Compile(syntax.Parse("", src), p).Decide(w, url); d2 != dw {
 				t.Fatalf("[%v] with WholeName, Compile decides %+v, Parse decides %+v", p, d2, dw)
 			}
 		}
@@ -114,7 +114,7 @@ func decideRandom(t *testing.T, seed uint64) {
 		url := "http://example.com" + paths[rng.IntN(len(paths))]
 		for _, p := range robots.Profiles() {
 			r := robots.Parse(b, p)
-			d := r.Decide(agent, url)
+			d := r.Decide(robots.Token(agent), url)
 			if got := r.Allowed(agent, url); got != d.Allowed {
 				t.Fatalf("[%v] Allowed(%q, %q) = %v, Decide.Allowed = %v\n%q", p, agent, url, got, d.Allowed, b)
 			}

@@ -188,7 +188,7 @@ func TestOpenPathEditedFile(t *testing.T) {
 		t.Fatal("openPath set for a pattern that holds '#'")
 	}
 	for _, u := range []string{"http://x/a#b", "/a#b", "/a#bc"} {
-		if got, want := r.Allowed("x", u), r.Decide("x", u).Allowed; got != want {
+		if got, want := r.Allowed("x", u), r.Decide(Token("x"), u).Allowed; got != want {
 			t.Errorf("Allowed(%q) = %v, Decide says %v", u, got, want)
 		}
 	}

@@ -18,17 +18,18 @@ var allowedImports = map[string][]string{
 	"internal/spell":           {}, // "did you mean" distances
 	"internal/warc":            {},
 	"internal/arena":           {},
+	"internal/hostname":        {}, // Yandex's Host values, for the root package and the checker
 	"internal/probe":           {"syntax", "internal/arena"},
 	"internal/lines":           {"internal/octets"},
 	"syntax":                   {"internal/lines"},
-	"":                         {"syntax", "internal/lines", "internal/pattern", "internal/octets"},
-	"meta":                     {},                                                                                                                                        // L1: indexing controls, no robots.txt
-	"agents":                   {"internal/spell", "internal/lines"},                                                                                                      // beside the root package (L2): data only
-	"fetch":                    {"", "syntax", "agents"},                                                                                                                  // L3: over HTTP, with the root package's rules
-	"lint":                     {"", "syntax", "agents", "internal/arena", "internal/probe", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
-	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                                                                 // L4: a page as a robot sees it
-	"internal/wire":            {"", "syntax", "fetch", "lint"},                                                                                                           // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
-	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                         // L4: fetch-then-check of the CLI and the API
+	"":                         {"syntax", "internal/lines", "internal/pattern", "internal/octets", "internal/hostname"},
+	"meta":                     {},                                                                                                                                                             // L1: indexing controls, no robots.txt
+	"agents":                   {"", "internal/spell", "internal/lines"},                                                                                                                       // just above the root package (L2): data, and the adapter to its Agent and Profile
+	"fetch":                    {"", "syntax", "agents"},                                                                                                                                       // L3: over HTTP, with the root package's rules
+	"lint":                     {"", "syntax", "agents", "internal/hostname", "internal/arena", "internal/probe", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
+	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                                                                                      // L4: a page as a robot sees it
+	"internal/wire":            {"", "syntax", "fetch", "lint"},                                                                                                                                // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
+	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                              // L4: fetch-then-check of the CLI and the API
 	"cmd/robots":               {"", "syntax", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "scan", "server"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "meta", "page", "internal/wire", "internal/sitecheck", "internal/textedit"}, // L5: the web checker and API
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc"},

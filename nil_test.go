@@ -17,10 +17,10 @@ func TestNilRules(t *testing.T) {
 	if !r.Allowed("Googlebot", "/private") {
 		t.Error("nil Rules: a URL is disallowed")
 	}
-	if d := r.Decide("Googlebot", "/x"); !d.Allowed || d.Reason != robots.NoGroup {
+	if d := r.Decide(robots.Token("Googlebot"), "/x"); !d.Allowed || d.Reason != robots.NoGroup {
 		t.Errorf("nil Rules: %+v", d)
 	}
-	if _, ok := r.Group("Googlebot"); ok {
+	if _, ok := r.Group(robots.Token("Googlebot")); ok {
 		t.Error("nil Rules: a group")
 	}
 	if r.Sitemaps() != nil || r.Extensions() != nil || r.CleanParams() != nil {
@@ -39,7 +39,7 @@ func TestNilRules(t *testing.T) {
 			t.Errorf("Compile(nil, %v) is not the empty file's rules", p)
 		}
 		empty := robots.Parse(nil, p)
-		if d, e := rs.Decide("x", "/a"), empty.Decide("x", "/a"); d != e {
+		if d, e := rs.Decide(robots.Token("x"), "/a"), empty.Decide(robots.Token("x"), "/a"); d != e {
 			t.Errorf("Compile(nil, %v) decides %+v, Parse(nil) %+v", p, d, e)
 		}
 	}

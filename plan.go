@@ -135,7 +135,7 @@ func (b *builder) planMerged(r *Rules) {
 			if isGlobal(v) {
 				continue
 			}
-			p := productToken(v)
+			p := lines.ProductToken(v)
 			t := b.str(p)
 			lowerASCII(b.arena[t.off : t.off+t.n])
 			// Appended empty and filled in place: see rule.set.

@@ -168,7 +168,7 @@ func TestProfileCases(t *testing.T) {
 			t.Fatalf("%s: want %q needs %d letters", c.source, c.want, len(profiles))
 		}
 		for i, p := range profiles {
-			d := robots.Parse([]byte(c.body), p).DecideAgent(c.agent, "https://example.com"+c.url)
+			d := robots.Parse([]byte(c.body), p).Decide(c.agent, "https://example.com"+c.url)
 			want := c.want[i] == 'A'
 			if d.Allowed != want {
 				t.Errorf("%s [%v]: %v %s allowed = %v, want %v (decision %+v)\n%s",
@@ -204,11 +204,11 @@ func TestGoogleGroupChoice(t *testing.T) {
 		{"Otherbot (web)", tok("Otherbot"), 4},
 		{"Otherbot (News)", tok("Otherbot-News", "Otherbot"), 4},
 	} {
-		g, ok := rules.AgentGroup(c.agent)
+		g, ok := rules.Group(c.agent)
 		if !ok || len(g.Lines) != 1 || g.Lines[0] != c.group {
 			t.Errorf("%s: groups %v (ok %v), want [%d]", c.crawler, g.Lines, ok, c.group)
 		}
-		if d := rules.DecideAgent(c.agent, "/x"); d.Group != c.group {
+		if d := rules.Decide(c.agent, "/x"); d.Group != c.group {
 			t.Errorf("%s: Decide group %d, want %d", c.crawler, d.Group, c.group)
 		}
 	}
@@ -234,7 +234,7 @@ func TestBingCrawlDelay(t *testing.T) {
 		{robots.RFC9309, "bingbot", 0, false},
 		{robots.Yandex, "bingbot", 0, false},
 	} {
-		g, _ := robots.Parse(body, c.p).Group(c.agent)
+		g, _ := robots.Parse(body, c.p).Group(robots.Token(c.agent))
 		d, ok := g.CrawlDelay()
 		if d != c.want || ok != c.ok {
 			t.Errorf("[%v] %s: CrawlDelay = %v, %v; want %v, %v", c.p, c.agent, d, ok, c.want, c.ok)
@@ -253,13 +253,13 @@ func TestRecordGroup(t *testing.T) {
 		{robots.Draft1996, []int{1}},
 		{robots.Strict1994, []int{1}},
 	} {
-		g, ok := robots.Parse(body, c.p).Group("FooBot")
+		g, ok := robots.Parse(body, c.p).Group(robots.Token("FooBot"))
 		if !ok || !slices.Equal(g.Lines, c.lines) {
 			t.Errorf("[%v] Group lines %v, want %v", c.p, g.Lines, c.lines)
 		}
 	}
 	// A record without rule lines is no record: the robot takes "*".
-	g, _ := robots.Parse([]byte("User-agent: FooBot\n\nUser-agent: *\nDisallow: /\n"), robots.Draft1996).Group("FooBot")
+	g, _ := robots.Parse([]byte("User-agent: FooBot\n\nUser-agent: *\nDisallow: /\n"), robots.Draft1996).Group(robots.Token("FooBot"))
 	if !g.Global || !slices.Equal(g.Lines, []int{3}) {
 		t.Errorf("rule-less record: %+v", g)
 	}

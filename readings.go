@@ -11,8 +11,8 @@ type Readings struct {
 	rules [numProfiles]*Rules
 }
 
-// ReadAll compiles f for every profile.
-func ReadAll(f *syntax.File) *Readings {
+// CompileAll compiles f for every profile.
+func CompileAll(f *syntax.File) *Readings {
 	rs := &Readings{file: f}
 	for p := range rs.rules {
 		rs.rules[p] = Compile(f, Profile(p))
@@ -34,5 +34,5 @@ func (rs *Readings) Rules(p Profile) *Rules {
 
 // Decide decides for the robot a reading the file as profile p.
 func (rs *Readings) Decide(p Profile, a Agent, url string) Decision {
-	return rs.Rules(p).DecideAgent(a, url)
+	return rs.Rules(p).Decide(a, url)
 }

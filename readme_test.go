@@ -19,11 +19,15 @@ func TestReadmeExample(t *testing.T) {
 	if !rules.Allowed("ExampleBot", "https://example.com/press/") {
 		t.Error("/press/ disallowed, want allowed")
 	}
-	d := rules.Decide("ExampleBot", "https://example.com/private/x")
+	bot := robots.Token("ExampleBot")
+	d := rules.Decide(bot, "https://example.com/private/x")
 	if d.Allowed || d.Line != 4 || d.Rule != syntax.Disallow || d.Pattern != "/private/" {
 		t.Errorf("Decide = %+v, want disallowed by line 4 Disallow /private/", d)
 	}
-	g, _ := rules.Group("ExampleBot")
+	if acc := rules.Access(bot); acc.State != robots.Partly || acc.Via != robots.ViaStar {
+		t.Errorf("Access = %+v, want partly via star", acc)
+	}
+	g, _ := rules.Group(bot)
 	if delay, ok := g.CrawlDelay(); delay != 2*time.Second || !ok {
 		t.Errorf("CrawlDelay = %v, %v; want 2s, true", delay, ok)
 	}

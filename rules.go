@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/robotskit/robots/internal/lines"
 	"github.com/robotskit/robots/internal/octets"
 	"github.com/robotskit/robots/internal/pattern"
 	"github.com/robotskit/robots/syntax"
@@ -747,18 +748,6 @@ func (r Reason) String() string {
 	return "Reason(?)"
 }
 
-// Decide is [Rules.Allowed] with its reasons.
-func (r *Rules) Decide(agent, url string) Decision {
-	return r.DecideAgent(Agent{Tokens: []string{agent}}, url)
-}
-
-// DecideChain decides for a robot that obeys the first of several product
-// tokens that has a group of its own (as Googlebot-News falls back to
-// Googlebot), and the "*" groups when none has.
-func (r *Rules) DecideChain(agents []string, url string) Decision {
-	return r.DecideAgent(Agent{Tokens: agents}, url)
-}
-
 // An Agent is how a robot finds the groups it obeys: the product tokens it
 // answers to, and whether the "*" groups count. Package agents knows the
 // agents of real robots.
@@ -788,17 +777,25 @@ type Agent struct {
 	WholeName bool
 }
 
+// Token returns the Agent of a robot that answers to the product token t
+// and, when t has no group of its own, to each of fallbacks in turn
+// before the "*" groups: Token("Googlebot-News", "Googlebot").
+func Token(t string, fallbacks ...string) Agent {
+	return Agent{Tokens: append([]string{t}, fallbacks...)}
+}
+
 // isProductToken reports whether t is a product token as RFC 9309 §2.2.1
 // defines it: one or more of [A-Za-z_-].
 func isProductToken(t string) bool {
-	return t != "" && len(productToken(t)) == len(t)
+	return t != "" && len(lines.ProductToken(t)) == len(t)
 }
 
 // agentSet returns the ruleset and first group that the robot a obeys:
 // those of the first of its tokens that has groups of its own, else those
-// of the "*" groups (global) unless a ignores them; -1 when none applies.
-func (r *Rules) agentSet(a Agent) (set, group int32, global bool) {
-	for _, t := range a.Tokens {
+// of the "*" groups unless a ignores them; -1 when none applies. via says
+// which of these it is.
+func (r *Rules) agentSet(a Agent) (set, group int32, via Via) {
+	for i, t := range a.Tokens {
 		var ok bool
 		if a.WholeName && !isProductToken(t) {
 			set, group, ok = r.wholeEntry(t)
@@ -806,25 +803,29 @@ func (r *Rules) agentSet(a Agent) (set, group int32, global bool) {
 			set, group, ok = r.entry(t)
 		}
 		if ok {
-			return set, group, false
+			if i > 0 {
+				return set, group, ViaFallback
+			}
+			return set, group, ViaNamed
 		}
 	}
-	if a.IgnoreGlobal {
-		return -1, -1, false
+	if a.IgnoreGlobal || r.global == 0 {
+		return -1, -1, ViaNone
 	}
-	return r.global - 1, r.globalGroup - 1, true
+	return r.global - 1, r.globalGroup - 1, ViaStar
 }
 
-// DecideAgent decides for the robot a, with its reasons.
-func (r *Rules) DecideAgent(a Agent, url string) Decision {
+// Decide is [Rules.Allowed] with its reasons, for the robot a: which
+// rule decided, in which group, and why.
+func (r *Rules) Decide(a Agent, url string) Decision {
 	if r == nil {
 		return Decision{Allowed: true, Reason: NoGroup}
 	}
-	set, group, global := r.agentSet(a)
+	set, group, via := r.agentSet(a)
 	if set < 0 {
 		return Decision{Allowed: true, Reason: NoGroup}
 	}
-	d := Decision{Group: int(r.groups[group].line), Global: global}
+	d := Decision{Group: int(r.groups[group].line), Global: via == ViaStar}
 	var buf [256]byte
 	path, ok := r.path(url, buf[:])
 	if !ok {

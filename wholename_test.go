@@ -82,18 +82,18 @@ func TestWholeName(t *testing.T) {
 			r := robots.Parse([]byte(c.body), p)
 			rc := robots.Compile(syntax.Parse("", []byte(c.body)), p)
 			for _, ck := range c.checks {
-				d := r.DecideAgent(c.agent, "https://example.com"+ck.url)
+				d := r.Decide(c.agent, "https://example.com"+ck.url)
 				if d.Allowed != (ck.want == 'A') || d.Group != ck.group || d.Global != ck.global {
 					t.Errorf("%s [%v]: %q: %+v; want allowed %v, group %d, global %v\n%s",
 						c.name, p, ck.url, d, ck.want == 'A', ck.group, ck.global, c.body)
 				}
-				if dc := rc.DecideAgent(c.agent, "https://example.com"+ck.url); dc != d {
+				if dc := rc.Decide(c.agent, "https://example.com"+ck.url); dc != d {
 					t.Errorf("%s [%v]: %q: Compile decides %+v, Parse %+v", c.name, p, ck.url, dc, d)
 				}
 			}
-			g, ok := r.AgentGroup(c.agent)
+			g, ok := r.Group(c.agent)
 			if first := c.checks[0]; ok != (first.group != 0) || first.group != 0 && (g.Lines[0] != first.group || g.Global != first.global) {
-				t.Errorf("%s [%v]: AgentGroup = %+v, %v; want group %d", c.name, p, g, ok, first.group)
+				t.Errorf("%s [%v]: Group = %+v, %v; want group %d", c.name, p, g, ok, first.group)
 			}
 		}
 	}
@@ -105,21 +105,21 @@ func TestWholeNameGroup(t *testing.T) {
 	body := []byte("User-agent: MJ12bot\nCrawl-delay: 5\nDisallow: /a\n\nUser-agent: Googlebot\nUser-agent: mj12bot/1.4 (+https://mj12bot.com/)\nDisallow: /b\n\nUser-agent: MJ\nCrawl-delay: 9\n\nUser-agent: *\nCrawl-delay: 1\nDisallow: /\n")
 	for _, p := range []robots.Profile{robots.Google, robots.RFC9309, robots.Bing, robots.Yandex} {
 		r := robots.Parse(body, p)
-		g, ok := r.AgentGroup(whole("MJ12bot"))
+		g, ok := r.Group(whole("MJ12bot"))
 		if !ok || g.Global || !slices.Equal(g.Lines, []int{1, 5}) ||
 			!slices.Equal(g.Agents, []string{"MJ12bot", "Googlebot", "mj12bot/1.4 (+https://mj12bot.com/)"}) {
-			t.Errorf("[%v] AgentGroup(MJ12bot) = %+v, %v", p, g, ok)
+			t.Errorf("[%v] Group(MJ12bot) = %+v, %v", p, g, ok)
 		}
 		if d, ok := g.CrawlDelay(); !ok || d != 5*time.Second {
 			t.Errorf("[%v] Crawl-delay %v, %v; want 5s", p, d, ok)
 		}
 		// Google's reading: "MJ" names the three.
-		g, _ = r.AgentGroup(tok("MJ"))
+		g, _ = r.Group(tok("MJ"))
 		if !slices.Equal(g.Lines, []int{1, 5, 9}) {
-			t.Errorf("[%v] AgentGroup(MJ) lines %v, want [1 5 9]", p, g.Lines)
+			t.Errorf("[%v] Group(MJ) lines %v, want [1 5 9]", p, g.Lines)
 		}
-		if g, _ := r.AgentGroup(tok("MJ12bot")); !g.Global {
-			t.Errorf("[%v] AgentGroup(MJ12bot) without WholeName = %+v, want the \"*\" group", p, g)
+		if g, _ := r.Group(tok("MJ12bot")); !g.Global {
+			t.Errorf("[%v] Group(MJ12bot) without WholeName = %+v, want the \"*\" group", p, g)
 		}
 	}
 }
@@ -127,11 +127,11 @@ func TestWholeNameGroup(t *testing.T) {
 // A nil or zero Rules answers a robot read by whole name as any other.
 func TestWholeNameZeroRules(t *testing.T) {
 	for name, r := range map[string]*robots.Rules{"zero": new(robots.Rules), "nil": nil} {
-		if d := r.DecideAgent(whole("MJ12bot", ""), "/x"); !d.Allowed || d.Reason != robots.NoGroup {
-			t.Errorf("%s: DecideAgent = %+v", name, d)
+		if d := r.Decide(whole("MJ12bot", ""), "/x"); !d.Allowed || d.Reason != robots.NoGroup {
+			t.Errorf("%s: Decide = %+v", name, d)
 		}
-		if _, ok := r.AgentGroup(whole("MJ12bot")); ok {
-			t.Errorf("%s: AgentGroup found", name)
+		if _, ok := r.Group(whole("MJ12bot")); ok {
+			t.Errorf("%s: Group found", name)
 		}
 	}
 }
@@ -156,21 +156,21 @@ func TestWholeNameGoogleUnchanged(t *testing.T) {
 				w := a
 				w.WholeName = true
 				for _, u := range urls {
-					if d, dw := r.DecideAgent(a, u), r.DecideAgent(w, u); d != dw {
+					if d, dw := r.Decide(a, u), r.Decide(w, u); d != dw {
 						t.Errorf("[%v] %v %s: %+v, with WholeName %+v\n%s", p, a.Tokens, u, d, dw, body)
 					}
 				}
-				g, ok := r.AgentGroup(a)
-				gw, okw := r.AgentGroup(w)
+				g, ok := r.Group(a)
+				gw, okw := r.Group(w)
 				if ok != okw || !reflect.DeepEqual(g, gw) {
-					t.Errorf("[%v] %v: AgentGroup %+v, with WholeName %+v", p, a.Tokens, g, gw)
+					t.Errorf("[%v] %v: Group %+v, with WholeName %+v", p, a.Tokens, g, gw)
 				}
 			}
 			// Under the record profiles every name is compared whole.
 			if p == robots.Draft1996 || p == robots.Strict1994 {
 				for _, name := range []string{"MJ12bot", "archive.org_bot", "Googlebot.com"} {
 					for _, u := range urls {
-						if d, dw := r.DecideAgent(tok(name), u), r.DecideAgent(whole(name), u); d != dw {
+						if d, dw := r.Decide(tok(name), u), r.Decide(whole(name), u); d != dw {
 							t.Errorf("[%v] %s %s: %+v, with WholeName %+v", p, name, u, d, dw)
 						}
 					}
@@ -229,8 +229,8 @@ func TestWholeNameRandom(t *testing.T) {
 			r := robots.Parse(src, p)
 			rc := robots.Compile(syntax.Parse("", src), p)
 			a, w := tok(name, "archive"), whole(name, "archive")
-			d, dw := r.DecideAgent(a, u), r.DecideAgent(w, u)
-			if dc := rc.DecideAgent(w, u); dc != dw {
+			d, dw := r.Decide(a, u), r.Decide(w, u)
+			if dc := rc.Decide(w, u); dc != dw {
 				t.Fatalf("[%v] %q %s: Compile decides %+v, Parse %+v\n%q", p, name, u, dc, dw, src)
 			}
 			valid := name != "" && strings.Trim(strings.ToLower(name), "abcdefghijklmnopqrstuvwxyz_-") == ""
@@ -239,21 +239,21 @@ func TestWholeNameRandom(t *testing.T) {
 				if d != dw {
 					t.Fatalf("[%v] %q %s: %+v, with WholeName %+v\n%q", p, name, u, d, dw, src)
 				}
-				g, ok := r.AgentGroup(a)
-				gw, okw := r.AgentGroup(w)
+				g, ok := r.Group(a)
+				gw, okw := r.Group(w)
 				if ok != okw || !reflect.DeepEqual(g, gw) {
-					t.Fatalf("[%v] %q: AgentGroup %+v, with WholeName %+v\n%q", p, name, g, gw, src)
+					t.Fatalf("[%v] %q: Group %+v, with WholeName %+v\n%q", p, name, g, gw, src)
 				}
 				continue
 			}
 			rr := robots.Parse(renamed, p)
-			if want := rr.DecideAgent(tok(placeholder, "archive"), u); dw != want {
+			if want := rr.Decide(tok(placeholder, "archive"), u); dw != want {
 				t.Fatalf("[%v] %q %s: %+v; renamed to %s: %+v\n%q\n%q", p, name, u, dw, placeholder, want, src, renamed)
 			}
-			g, ok := r.AgentGroup(w)
-			gr, okr := rr.AgentGroup(tok(placeholder, "archive"))
+			g, ok := r.Group(w)
+			gr, okr := rr.Group(tok(placeholder, "archive"))
 			if ok != okr || g.Global != gr.Global || !slices.Equal(g.Lines, gr.Lines) || !reflect.DeepEqual(g.Extensions, gr.Extensions) {
-				t.Fatalf("[%v] %q: AgentGroup %+v; renamed: %+v\n%q", p, name, g, gr, src)
+				t.Fatalf("[%v] %q: Group %+v; renamed: %+v\n%q", p, name, g, gr, src)
 			}
 		}
 	}
@@ -265,8 +265,8 @@ func TestWholeNameAllocs(t *testing.T) {
 	for _, p := range robots.Profiles() {
 		r := robots.Parse(body, p)
 		for _, a := range []robots.Agent{whole("MJ12bot"), whole("archive.org_bot", "Googlebot"), whole("Crawl4AI"), whole("Googlebot")} {
-			if n := testing.AllocsPerRun(100, func() { r.DecideAgent(a, "https://example.com/mj/x") }); n != 0 {
-				t.Errorf("[%v] DecideAgent(%v): %v allocations, want 0", p, a.Tokens, n)
+			if n := testing.AllocsPerRun(100, func() { r.Decide(a, "https://example.com/mj/x") }); n != 0 {
+				t.Errorf("[%v] Decide(%v): %v allocations, want 0", p, a.Tokens, n)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/internal/lines"
 	"github.com/robotskit/robots/internal/spell"
 )
@@ -223,6 +224,19 @@ func (r Robot) Tokens() []string {
 	return append([]string{r.Token}, r.Fallback...)
 }
 
+// Reader returns how the robot reads a robots.txt file: the agent it
+// finds its groups by (its token chain, whether it skips the "*" groups,
+// whether it is named by its whole name) and the profile it reads the file
+// with (Google when its Profile names none the root package knows). It is
+// the one way from a registry robot to the root package's matcher.
+func (r Robot) Reader() (robots.Agent, robots.Profile) {
+	p, err := robots.ParseProfile(r.Profile)
+	if err != nil {
+		p = robots.Google
+	}
+	return robots.Agent{Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()}, p
+}
+
 // UserAgent returns the User-Agent header the robot sends: the first of
 // UserAgents with no version placeholder, else the first with
 // "W.X.Y.Z" replaced by a recent Chrome version; "" for a robot with
@@ -278,7 +292,7 @@ func Default() []Robot {
 	return current().defaults()
 }
 
-// ProductToken derives the robots.txt product token from a full User-Agent
+// HeaderToken derives the robots.txt product token from a full User-Agent
 // header:
 //
 //	"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" → "Googlebot"
@@ -301,7 +315,7 @@ func Default() []Robot {
 //
 // It returns "" when no rule applies, as for a plain browser's header.
 // Only the first 4096 bytes of the header are read.
-func ProductToken(userAgent string) string {
+func HeaderToken(userAgent string) string {
 	return current().productToken(userAgent)
 }
 
@@ -315,7 +329,7 @@ func Find(name string) (Robot, bool) {
 }
 
 // FromUserAgent identifies a known robot from a full User-Agent header, by
-// [ProductToken] then [Lookup].
+// [HeaderToken] then [Lookup].
 func FromUserAgent(userAgent string) (Robot, bool) {
 	reg := current()
 	t := reg.productToken(userAgent)
@@ -325,7 +339,7 @@ func FromUserAgent(userAgent string) (Robot, bool) {
 	return reg.lookup(t)
 }
 
-// maxUserAgent caps the bytes of a User-Agent header ProductToken reads.
+// maxUserAgent caps the bytes of a User-Agent header HeaderToken reads.
 const maxUserAgent = 4096
 
 // Profiles and fetch behaviours the data may name.
@@ -511,7 +525,7 @@ func (reg *registry) productToken(ua string) string {
 }
 
 // knownToken returns the longest known token that appears in ua as a
-// product name (rule 1 of ProductToken). Each candidate starts after a
+// product name (rule 1 of HeaderToken). Each candidate starts after a
 // delimiter and runs to the next terminator; runs longer than the longest
 // token are skipped, so the work is O(len(ua) × longest token).
 func (reg *registry) knownToken(ua string) string {
@@ -543,7 +557,7 @@ func isStartDelim(c byte) bool { return c == ' ' || c == '\t' || c == '(' || c =
 
 func isEndDelim(c byte) bool { return c == '/' || c == ';' || c == ')' || c == ' ' || c == '\t' }
 
-// firstProduct implements rule 2 of ProductToken. It reads the header as
+// firstProduct implements rule 2 of HeaderToken. It reads the header as
 // RFC 9110 products and comments separated by whitespace; a product must
 // start a word, and a character that can be neither ends the word.
 func firstProduct(ua string) string {
@@ -580,7 +594,7 @@ func firstProduct(ua string) string {
 	return ""
 }
 
-// afterCompatible implements rule 3 of ProductToken.
+// afterCompatible implements rule 3 of HeaderToken.
 func afterCompatible(ua string) string {
 	const word = "compatible"
 	for i := 0; i+len(word) <= len(ua); i++ {

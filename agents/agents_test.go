@@ -98,8 +98,8 @@ func checkRobot(t *testing.T, r Robot) {
 		t.Errorf("token-only robot lists user agents %q", r.UserAgents)
 	}
 	for _, ua := range r.UserAgents {
-		if got := ProductToken(ua); !equalFold(got, r.Token) {
-			t.Errorf("ProductToken(%q) = %q, want %q", ua, got, r.Token)
+		if got := HeaderToken(ua); !equalFold(got, r.Token) {
+			t.Errorf("HeaderToken(%q) = %q, want %q", ua, got, r.Token)
 		}
 		if got, ok := FromUserAgent(ua); !ok || got.Token != r.Token {
 			t.Errorf("FromUserAgent(%q) = %q, %v; want %q", ua, got.Token, ok, r.Token)
@@ -506,10 +506,10 @@ var productTokenTests = []struct {
 	{"+http://example.com/", ""},
 }
 
-func TestProductToken(t *testing.T) {
+func TestHeaderToken(t *testing.T) {
 	for _, tt := range productTokenTests {
-		if got := ProductToken(tt.ua); got != tt.want {
-			t.Errorf("ProductToken(%q) = %q, want %q", tt.ua, got, tt.want)
+		if got := HeaderToken(tt.ua); got != tt.want {
+			t.Errorf("HeaderToken(%q) = %q, want %q", tt.ua, got, tt.want)
 		}
 	}
 }
@@ -531,7 +531,7 @@ func TestFromUserAgent(t *testing.T) {
 	}
 }
 
-func TestProductTokenBounded(t *testing.T) {
+func TestHeaderTokenBounded(t *testing.T) {
 	tests := []struct {
 		name, ua, want string
 	}{
@@ -545,14 +545,14 @@ func TestProductTokenBounded(t *testing.T) {
 		{"long run after delimiter", strings.Repeat(" "+strings.Repeat("G", 200), 1<<12), strings.Repeat("G", 200)},
 	}
 	for _, tt := range tests {
-		got := ProductToken(tt.ua)
+		got := HeaderToken(tt.ua)
 		if got != tt.want {
-			t.Errorf("%s: ProductToken = %.40q (len %d), want %.40q (len %d)", tt.name, got, len(got), tt.want, len(tt.want))
+			t.Errorf("%s: HeaderToken = %.40q (len %d), want %.40q (len %d)", tt.name, got, len(got), tt.want, len(tt.want))
 		}
 	}
-	allocs := testing.AllocsPerRun(10, func() { ProductToken(productTokenTests[3].ua) })
+	allocs := testing.AllocsPerRun(10, func() { HeaderToken(productTokenTests[3].ua) })
 	if allocs > 0 {
-		t.Errorf("ProductToken allocates %v times per call, want 0", allocs)
+		t.Errorf("HeaderToken allocates %v times per call, want 0", allocs)
 	}
 }
 
@@ -571,7 +571,7 @@ func TestBadData(t *testing.T) {
 		if _, ok := reg.lookup("X"); ok {
 			t.Errorf("loadRegistry(%q).lookup(X) succeeded", data)
 		}
-		// Without known tokens, ProductToken still applies rules 2 and 3.
+		// Without known tokens, HeaderToken still applies rules 2 and 3.
 		if got := reg.productToken("Mozilla/5.0 (compatible; Googlebot/2.1)"); got != "Googlebot" {
 			t.Errorf("empty registry: productToken = %q, want Googlebot", got)
 		}
@@ -586,7 +586,7 @@ func TestBadData(t *testing.T) {
 	}
 }
 
-func FuzzProductToken(f *testing.F) {
+func FuzzHeaderToken(f *testing.F) {
 	for _, tt := range productTokenTests {
 		f.Add(tt.ua)
 	}
@@ -596,12 +596,12 @@ func FuzzProductToken(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, ua string) {
-		got := ProductToken(ua)
+		got := HeaderToken(ua)
 		if len(got) > len(ua) {
-			t.Fatalf("ProductToken(%q) = %q, longer than its input", ua, got)
+			t.Fatalf("HeaderToken(%q) = %q, longer than its input", ua, got)
 		}
 		if !strings.Contains(ua[:min(len(ua), maxUserAgent)], got) {
-			t.Fatalf("ProductToken(%q) = %q, not part of the first %d bytes", ua, got, maxUserAgent)
+			t.Fatalf("HeaderToken(%q) = %q, not part of the first %d bytes", ua, got, maxUserAgent)
 		}
 		if got == "" {
 			return
@@ -610,7 +610,7 @@ func FuzzProductToken(f *testing.F) {
 		// (such as MJ12bot), which may contain other characters.
 		if leadingToken(got) != got {
 			if _, ok := Lookup(got); !ok {
-				t.Fatalf("ProductToken(%q) = %q, neither [A-Za-z_-]+ nor a known token", ua, got)
+				t.Fatalf("HeaderToken(%q) = %q, neither [A-Za-z_-]+ nor a known token", ua, got)
 			}
 		}
 	})

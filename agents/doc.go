@@ -45,7 +45,7 @@
 //
 // # User-Agent headers
 //
-// [ProductToken] derives a product token from a full User-Agent header and
+// [HeaderToken] derives a product token from a full User-Agent header and
 // [FromUserAgent] identifies the robot that sent it. A header is only a
 // claim: anyone can send Googlebot's string, and operators publish IP
 // ranges or reverse-DNS names to verify it, which this package does not do.

@@ -24,7 +24,7 @@ func ExampleLookup() {
 	// [Applebot Googlebot]
 }
 
-func ExampleProductToken() {
+func ExampleHeaderToken() {
 	for _, ua := range []string{
 		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 		"Googlebot-Image/1.0",
@@ -33,7 +33,7 @@ func ExampleProductToken() {
 		"FooCrawler/1.0 (+http://foo.example)",
 		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
 	} {
-		fmt.Printf("%q\n", agents.ProductToken(ua))
+		fmt.Printf("%q\n", agents.HeaderToken(ua))
 	}
 	// Output:
 	// "Googlebot"

@@ -236,7 +236,7 @@ type Verdict struct {
 func (r *Result) Decide(a robots.Agent, url string) Verdict {
 	switch r.Access {
 	case AccessRules:
-		d := r.rules.DecideAgent(a, url)
+		d := r.rules.Decide(a, url)
 		return Verdict{Allowed: d.Allowed, Access: AccessRules, Decision: d}
 	case AccessNone:
 		return Verdict{Allowed: false, Access: AccessNone, Reason: r.Reason}

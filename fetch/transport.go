@@ -67,18 +67,15 @@ type pace struct {
 // its product tokens and quirks, its reading of the file (Profile) and its
 // handling of statuses (Fetch policy). base may be nil.
 func NewTransport(r agents.Robot, base http.RoundTripper) (*Transport, error) {
-	p, err := robots.ParseProfile(r.Profile)
-	if err != nil {
+	if _, err := robots.ParseProfile(r.Profile); err != nil {
 		return nil, err
 	}
 	pol, err := ParsePolicy(r.Fetch)
 	if err != nil {
 		return nil, err
 	}
-	t := &Transport{
-		Base:  base,
-		Agent: robots.Agent{Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()},
-	}
+	agent, p := r.Reader()
+	t := &Transport{Base: base, Agent: agent}
 	t.Fetcher = &Fetcher{Policy: pol, Profile: p, Client: &http.Client{Transport: t.base()}}
 	return t, nil
 }
@@ -198,7 +195,7 @@ func (t *Transport) pacing(res *Result) (every time.Duration, window robots.Visi
 	if rules == nil {
 		return every, window
 	}
-	g, ok := rules.AgentGroup(t.Agent)
+	g, ok := rules.Group(t.Agent)
 	if !ok {
 		return every, window
 	}

@@ -41,7 +41,7 @@ func TestNewTransportWholeName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, ok := res.Rules().AgentGroup(tr.Agent)
+	g, ok := res.Rules().Group(tr.Agent)
 	if d, okd := g.CrawlDelay(); !ok || !okd || d != 7*time.Second {
 		t.Errorf("MJ12bot: Crawl-delay %v, %v (group %+v, %v); want 7s", d, okd, g, ok)
 	}

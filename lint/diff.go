@@ -178,7 +178,7 @@ func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (
 							return nil, err
 						}
 					}
-					x, y := oldRules.DecideAgent(a, u), newRules.DecideAgent(a, u)
+					x, y := oldRules.Decide(a, u), newRules.Decide(a, u)
 					if x.Allowed == y.Allowed {
 						continue
 					}
@@ -279,7 +279,7 @@ func diffRobots(p robots.Profile, named []DiffRobot) []DiffRobot {
 // diffGroups identifies the groups of r that robot a obeys: the lines
 // of their first User-agent lines.
 func diffGroups(r *robots.Rules, a robots.Agent) string {
-	g, ok := r.AgentGroup(a)
+	g, ok := r.Group(a)
 	if !ok {
 		return "none"
 	}

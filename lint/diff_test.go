@@ -234,13 +234,13 @@ func TestDiffSharedVerdicts(t *testing.T) {
 		"User-agent: Googlebot-Image\nDisallow: /img\n\nUser-agent: Googlebot\nDisallow: /g\n"
 	rep := Diff([]byte(old), []byte(new), &DiffOptions{All: true})
 	fo, fn := syntax.Parse("", []byte(old)), syntax.Parse("", []byte(new))
-	ro, rn := robots.ReadAll(fo), robots.ReadAll(fn)
+	ro, rn := robots.CompileAll(fo), robots.CompileAll(fn)
 	for _, f := range rep.Families {
 		for _, rb := range f.Robots {
 			a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
 			var want []DiffChange
 			for i, u := range probeURLs(fo, fn) {
-				x, y := ro.Rules(f.Profile).DecideAgent(a, u), rn.Rules(f.Profile).DecideAgent(a, u)
+				x, y := ro.Rules(f.Profile).Decide(a, u), rn.Rules(f.Profile).Decide(a, u)
 				if x.Allowed != y.Allowed {
 					want = append(want, DiffChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
 				}

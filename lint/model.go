@@ -270,13 +270,13 @@ func misspelled(k string) directive {
 }
 
 // agentKey returns the identity key of a User-agent value: "*" for "*"
-// and "* anything", else its product token (robots.ProductToken) in lower
+// and "* anything", else its product token (robots.LineToken) in lower
 // case, which may be "", built in a (which may be nil).
 func agentKey(a *arena.Arena, v string) string {
 	if v == "*" || len(v) > 1 && v[0] == '*' && (v[1] == ' ' || v[1] == '\t') {
 		return "*"
 	}
-	return a.Lower(robots.ProductToken(v))
+	return a.Lower(robots.LineToken(v))
 }
 
 // column returns the 1-based column, in code points, of the byte at off on

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/robotskit/robots/internal/hostname"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -257,21 +258,23 @@ var rb620 = &Check{
 var rb621 = &Check{
 	Code: "RB621", Name: "several-hosts", Title: "several Host directives",
 	Severity: Warning, Affects: []Family{YNDX},
-	Doc: "The file has more than one Host line. Yandex used only the first one, so the " +
-		"others never had any effect and may contradict it. Keep a single Host line (or " +
+	Doc: "The file has more than one Host line. Yandex used only the first valid one " +
+		"(RB623 says which are invalid), so the others never had any effect and may contradict it. Keep a single Host line (or " +
 		"none: Yandex no longer reads it); the fix removes the later ones.",
 	Before: "User-agent: *\nDisallow:\n\nHost: example.com\nHost: www.example.com\n",
 	After:  "User-agent: *\nDisallow:\n\nHost: example.com\n",
 	Fix:    "FX32",
 	run: func(p *pass) {
-		first := 0
+		used := p.extUsedHost()
+		if used == nil {
+			return // RB623 reports every Host line
+		}
 		p.extEach(dHost, func(l *line) {
-			if first == 0 {
-				first = l.num
+			if l == used {
 				return
 			}
-			p.reportAt(l, extLineStart(l), "Only the first Host (line %d) is used", first).
-				related(first, "the Host Yandex used").
+			p.reportAt(l, extLineStart(l), "Yandex uses only the first valid Host, line %d (%q)", used.num, used.value).
+				related(used.num, "the Host Yandex used").
 				suggest("FX32", Preserving, "remove the extra Host line", p.deleteLine(l))
 		})
 	},
@@ -313,22 +316,22 @@ var rb623 = &Check{
 	Doc: "The Host value, once a leading http:// or https:// is removed, is not a host " +
 		"name with an optional port: it has a path, a query, spaces, underscores, an IP " +
 		"address or malformed labels. Yandex ignored such a Host. Write just the domain " +
-		"(in Punycode for internationalised names), e.g. \"www.example.com\".",
+		"(in Punycode for internationalised names), e.g. \"www.example.com\". The message " +
+		"names the first valid Host, the one Yandex used.",
 	Before: "Host: example.com/index.html\n",
 	After:  "Host: example.com\n",
 	run: func(p *pass) {
+		used := p.extUsedHost()
 		p.extEach(dHost, func(l *line) {
-			h := l.value
-			lh := strings.ToLower(h)
-			for _, s := range []string{"http://", "https://"} {
-				if strings.HasPrefix(lh, s) {
-					h = h[len(s):]
-					break
-				}
+			if hostname.Valid(l.value) {
+				return
 			}
-			if !extHostValid(h) {
-				p.reportValue(l, "Host %q is not a valid host name", l.value)
+			if used == nil {
+				p.reportValue(l, "Host %q is not a valid host name: Yandex ignores it, and no Host line of the file is valid", l.value)
+				return
 			}
+			p.reportValue(l, "Host %q is not a valid host name: Yandex ignores it and uses line %d (%q)", l.value, used.num, used.value).
+				related(used.num, "the Host Yandex used")
 		})
 	},
 }

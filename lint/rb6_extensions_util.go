@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robotskit/robots/internal/hostname"
 )
 
 // extEach calls fn for every line whose directive is d and whose value is
@@ -137,44 +139,15 @@ func extResolveSitemap(base, v string) (string, bool) {
 	return out, true
 }
 
-// extHostValid reports whether h is "hostname[:port]" as Yandex's Host
-// wants it (RB623): ASCII labels of letters, digits and
-// inner hyphens, not an IP address, and an optional numeric port.
-func extHostValid(h string) bool {
-	if h == "" || len(h) > 260 {
-		return false
-	}
-	if i := strings.LastIndexByte(h, ':'); i >= 0 {
-		port := h[i+1:]
-		n, err := strconv.Atoi(port)
-		if err != nil || n < 1 || n > 65535 || port[0] == '+' {
-			return false
-		}
-		h = h[:i]
-	}
-	h = strings.TrimSuffix(h, ".")
-	if h == "" || len(h) > 253 {
-		return false
-	}
-	labels := strings.Split(h, ".")
-	numeric := true
-	for _, lb := range labels {
-		if lb == "" || len(lb) > 63 || lb[0] == '-' || lb[len(lb)-1] == '-' {
-			return false
-		}
-		for j := 0; j < len(lb); j++ {
-			c := lb[j]
-			switch {
-			case c >= '0' && c <= '9':
-			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-':
-				numeric = false
-			default:
-				return false
-			}
+// extUsedHost returns the Host line Yandex used: the first whose value
+// is valid (hostname.Valid, the predicate of robots.Rules.Host), or nil.
+func (p *pass) extUsedHost() *line {
+	for i := range p.lines {
+		if l := &p.lines[i]; l.dir == dHost && hostname.Valid(l.value) {
+			return l
 		}
 	}
-	// An all-numeric name is an IPv4 address (or a mangled one).
-	return !numeric
+	return nil
 }
 
 // extParamName reports whether s is a Clean-param parameter name: one or

@@ -52,9 +52,8 @@ func PlainRobot(token string) Robot {
 
 // FromRegistry returns the Robot of a registry entry.
 func FromRegistry(rb agents.Robot) Robot {
-	r := Robot{Name: rb.Token, Agent: robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal, WholeName: rb.WholeName()},
-		UserAgent: rb.UserAgent()}
-	r.Profile, _ = robots.ParseProfile(rb.Profile)
+	r := Robot{Name: rb.Token, UserAgent: rb.UserAgent()}
+	r.Agent, r.Profile = rb.Reader()
 	r.Policy, _ = fetch.ParsePolicy(rb.Fetch)
 	if r.UserAgent == "" {
 		r.UserAgent = rb.Token

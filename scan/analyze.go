@@ -82,7 +82,7 @@ const (
 // User-agent line after a rule; Rules counts the Allow and Disallow lines
 // inside groups; Sitemaps every Sitemap line. Agents holds every
 // User-agent value in file order: as written, ASCII lower-cased, and its
-// RFC 9309 product token (robots.ProductToken).
+// RFC 9309 product token (robots.LineToken).
 //
 // Robots holds a verdict for each robot of o.Robots, in order. Under its
 // fetch policy's outcome: "unavailable" makes it "open" (RFC 9309
@@ -91,7 +91,7 @@ const (
 // as at the start of an outage), each with Via "none" and Line 0.
 // "rules" compiles the file under the robot's profile (once per
 // profile and capture) and reads its group as the robot does
-// (robots.Rules.AgentGroup, AgentRules, DecideAgent with the robot's
+// (robots.Rules.Group, AgentRules, Decide with the robot's
 // tokens, fallbacks, IgnoresGlobal and whole-name reading): "blocked" when
 // "/" is disallowed, with the deciding rule's line; "partly" when "/" is
 // allowed but a Disallow with a non-empty pattern applies to the robot,
@@ -308,7 +308,7 @@ func (a *analyzer) readFile() {
 	row.Agents = make([]AgentValue, len(refs))
 	for i, r := range refs {
 		v := s[r.v : r.v+r.n]
-		row.Agents[i] = AgentValue{Value: v, Lower: s[r.lo : r.lo+r.n], Token: robots.ProductToken(v), Line: r.line}
+		row.Agents[i] = AgentValue{Value: v, Lower: s[r.lo : r.lo+r.n], Token: robots.LineToken(v), Line: r.line}
 	}
 }
 
@@ -472,7 +472,7 @@ func wholeName(v string) string {
 // decide works out the verdict of the robot ag from the rules of profile
 // prof; hasFallback says whether ag has tokens after its first.
 func (a *analyzer) decide(prof robots.Profile, rules *robots.Rules, ag robots.Agent, hasFallback bool) Verdict {
-	g, ok := rules.AgentGroup(ag)
+	g, ok := rules.Group(ag)
 	if !ok {
 		// No group names it and no "*" group applies: nothing bars it
 		// (RFC 9309 §2.2.1).
@@ -484,7 +484,7 @@ func (a *analyzer) decide(prof robots.Profile, rules *robots.Rules, ag robots.Ag
 		v.Via = ViaStar
 	case hasFallback:
 		// The group is the first token's or a fallback's.
-		if _, named := rules.AgentGroup(robots.Agent{Tokens: ag.Tokens[:1], IgnoreGlobal: true, WholeName: ag.WholeName}); !named {
+		if _, named := rules.Group(robots.Agent{Tokens: ag.Tokens[:1], IgnoreGlobal: true, WholeName: ag.WholeName}); !named {
 			v.Via = ViaFallback
 		}
 	}
@@ -517,7 +517,7 @@ type setState struct {
 // groupState returns the state of the robot ag and the line that decided it;
 // lines are those of the groups that apply to it.
 func groupState(rules *robots.Rules, ag robots.Agent, lines []int) (string, int) {
-	if d := rules.DecideAgent(ag, "/"); !d.Allowed {
+	if d := rules.Decide(ag, "/"); !d.Allowed {
 		return StateBlocked, d.Line
 	}
 	for _, ru := range rules.AgentRules(ag) {

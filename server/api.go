@@ -396,7 +396,7 @@ func newTestPlan(file *syntax.File, readers []page.Robot, urls []string, base st
 // among sets (keyed by profile and the groups read), adding it when it is
 // the first of its set.
 func (p *testPlan) setOf(sets map[string]*testSet, rs *robots.Rules, rb page.Robot) *testSet {
-	g, ok := rs.AgentGroup(rb.Agent)
+	g, ok := rs.Group(rb.Agent)
 	key := rb.Profile.String() + " none"
 	if ok {
 		key = fmt.Sprint(rb.Profile, " ", g.Global, g.Lines)
@@ -553,7 +553,7 @@ func (p *testPlan) decide(ctx context.Context) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				d := rs.DecideAgent(set.agent, t)
+				d := rs.Decide(set.agent, t)
 				v := testVerdict{line: int32(d.Line), allowed: d.Allowed, matched: d.Reason == robots.Matched}
 				if v.matched && d.Line-1 < len(p.file.Lines) {
 					if _, ok := p.rules[d.Line]; !ok {

@@ -79,7 +79,7 @@ func TestEncodeJSON(t *testing.T) {
 // TestTestAnswer: testAnswer has the fields of wire.TestResponse, and
 // the plan's results are those the server decided before it grouped the
 // robots: for every robot of the registry and every profile, each URL
-// decided as DecideAgent decides it, with its line and rule, and the
+// decided as Decide decides it, with its line and rule, and the
 // answer's estimate bounds it.
 func TestTestAnswer(t *testing.T) {
 	a, w := reflect.TypeFor[testAnswer](), reflect.TypeFor[wire.TestResponse]()
@@ -117,7 +117,7 @@ func TestTestAnswer(t *testing.T) {
 		var want wire.TestResponse
 		for _, rb := range rs {
 			for _, u := range urls {
-				d := rules.DecideAgent(rb.Agent, u)
+				d := rules.Decide(rb.Agent, u)
 				tr := wire.TestResult{Robot: rb.Name, URL: u, Profile: prof.String(), Allowed: d.Allowed, Line: d.Line}
 				if d.Reason == robots.Matched {
 					l := &file.Lines[d.Line-1]

@@ -110,7 +110,7 @@ func barred(rules *robots.Rules, a robots.Agent) bool {
 		set := map[string]bool{}
 		probe.Value(probe.Adder(set, nil), nil, strings.TrimSuffix(ru.Pattern, "$"))
 		for u := range set {
-			if !rules.DecideAgent(a, u).Allowed {
+			if !rules.Decide(a, u).Allowed {
 				return true
 			}
 		}
@@ -119,14 +119,14 @@ func barred(rules *robots.Rules, a robots.Agent) bool {
 }
 
 func audit(f *syntax.File) *auditJSON {
-	rs := robots.ReadAll(f)
+	rs := robots.CompileAll(f)
 	a := &auditJSON{Findings: []finding{}, AI: aiSummary{Blocked: []string{}, Partly: []string{},
 		Open: []string{}, Unmentioned: []string{}, Global: "open"}}
 	for _, rb := range agents.All() {
 		rd := fromRegistry(rb, robots.Google, false)
 		rules := rs.Rules(rd.profile)
 		ra := robotAudit{Token: rb.Token, Owner: rb.Owner, Purpose: rb.Purpose.String(), Profile: rd.profile.String()}
-		d := rules.DecideAgent(rd.agent, "/")
+		d := rules.Decide(rd.agent, "/")
 		ra.Root, ra.Group = d.Allowed, d.Group
 		ra.Status = "open"
 		if !d.Allowed {
@@ -140,7 +140,7 @@ func audit(f *syntax.File) *auditJSON {
 			ra.Via = "*"
 		default:
 			for _, t := range rd.agent.Tokens {
-				if _, ok := rules.AgentGroup(robots.Agent{Tokens: []string{t}, IgnoreGlobal: true, WholeName: rd.agent.WholeName}); ok {
+				if _, ok := rules.Group(robots.Agent{Tokens: []string{t}, IgnoreGlobal: true, WholeName: rd.agent.WholeName}); ok {
 					ra.Via = t
 					break
 				}
@@ -186,7 +186,7 @@ func agentFindings(f *syntax.File) []finding {
 		if i := strings.IndexAny(v, " \t/;("); i >= 0 {
 			word = v[:i]
 		}
-		tok := robots.ProductToken(v)
+		tok := robots.LineToken(v)
 		if !strings.EqualFold(word, tok) {
 			msg := fmt.Sprintf("User-agent %q is read as %q by google, rfc9309, bing and yandex: a product token is letters, '-' and '_' only (RFC 9309 §2.2.1)", v, tok)
 			if tok == "" {
@@ -240,7 +240,7 @@ func droppedGlobal(rules *robots.Rules) []finding {
 	done := map[string]bool{}
 	for _, g := range groups {
 		for _, v := range g.Agents {
-			name := robots.ProductToken(v)
+			name := robots.LineToken(v)
 			t := strings.ToLower(name)
 			if name == "" || g.Global && strings.HasPrefix(v, "*") || done[t] {
 				continue
@@ -260,7 +260,7 @@ func droppedGlobal(rules *robots.Rules) []finding {
 				}
 				// The path the rule blocks most plainly: '*' as nothing.
 				path := strings.ReplaceAll(strings.TrimSuffix(p, "$"), "*", "")
-				if rules.DecideAgent(ag, path).Allowed {
+				if rules.Decide(ag, path).Allowed {
 					missing = append(missing, p)
 				}
 			}

@@ -99,7 +99,7 @@ func runCompare(e *env, args []string) error {
 	if src == nil {
 		return err
 	}
-	rs := robots.ReadAll(syntax.Parse(name, src))
+	rs := robots.CompileAll(syntax.Parse(name, src))
 	probed := len(urls) == 0
 	if probed {
 		if urls, err = probeURLs(e.ctx, rs, readers); err != nil {

@@ -82,14 +82,14 @@ func shellQuote(s string) string {
 func agentTokens(e *env, values []string) ([]string, error) {
 	out := make([]string, 0, len(values))
 	for _, v := range values {
-		if v == "*" || (v != "" && robots.ProductToken(v) == v) {
+		if v == "*" || (v != "" && robots.LineToken(v) == v) {
 			out = append(out, v)
 			continue
 		}
-		tok := robots.ProductToken(v)
+		tok := robots.LineToken(v)
 		if strings.ContainsAny(v, " ;(") {
 			// A whole User-Agent header: the robot it names, not "Mozilla".
-			if t := agents.ProductToken(v); t != "" {
+			if t := agents.HeaderToken(v); t != "" {
 				tok = t
 			}
 		}
@@ -108,12 +108,11 @@ func agentTokens(e *env, values []string) ([]string, error) {
 
 // fromRegistry makes a reader of a registry robot.
 func fromRegistry(rb agents.Robot, profile robots.Profile, profileSet bool) reader {
-	r := reader{name: rb.Token, profile: profile, known: true,
-		agent: robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal, WholeName: rb.WholeName()}}
+	r := reader{name: rb.Token, profile: profile, known: true}
+	var own robots.Profile
+	r.agent, own = rb.Reader()
 	if !profileSet {
-		if p, err := robots.ParseProfile(rb.Profile); err == nil {
-			r.profile = p
-		}
+		r.profile = own
 	}
 	return r
 }

@@ -119,7 +119,7 @@ func runTest(e *env, args []string) error {
 	f := syntax.Parse(*file, src)
 	rules := robots.Compile(f, rd.profile)
 	for _, u := range urls {
-		d := rules.DecideAgent(rd.agent, u)
+		d := rules.Decide(rd.agent, u)
 		out.add(u, d, explain(f, d), "")
 	}
 	return out.write(e.stdout)
@@ -317,7 +317,7 @@ func testJSONL(e *env, profile robots.Profile) error {
 					if lastRules == nil || p != lastProfile || !bytes.Equal(body, lastBody) {
 						lastRules, lastBody, lastProfile = robots.Parse(body, p), body, p
 					}
-					d := lastRules.DecideAgent(agent, u)
+					d := lastRules.Decide(agent, u)
 					ans.Allowed, ans.Line = &d.Allowed, &d.Line
 				}
 			}

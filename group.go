@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotskit/robots/internal/hostname"
+	"github.com/robotskit/robots/internal/lines"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -57,13 +59,7 @@ type Rule struct {
 // or an empty Disallow.
 func (ru Rule) Allows() bool { return ru.Field == syntax.Allow || ru.Pattern == "" }
 
-// Group returns the groups that apply to the robot whose product token is
-// agent, and false when none does.
-func (r *Rules) Group(agent string) (Group, bool) {
-	return r.AgentGroup(Agent{Tokens: []string{agent}})
-}
-
-// AgentGroup returns the groups that apply to the robot a, and false when
+// Group returns the groups that apply to the robot a, and false when
 // none does: those that name its first token with a group of its own
 // (by whole name when a asks for it, see [Agent.WholeName]), merged, or
 // (under the profiles that obey one record) the first record for it; else
@@ -72,7 +68,7 @@ func (r *Rules) Group(agent string) (Group, bool) {
 // Under [Bing], a robot whose own groups set no Crawl-delay keeps the "*"
 // groups' one (Bing's webmaster guidance: a bingbot section replaces the
 // default section except for Crawl-delay); [Group.CrawlDelay] returns it.
-func (r *Rules) AgentGroup(a Agent) (Group, bool) {
+func (r *Rules) Group(a Agent) (Group, bool) {
 	if r == nil {
 		return Group{}, false
 	}
@@ -126,7 +122,7 @@ func (r *Rules) AgentGroup(a Agent) (Group, bool) {
 }
 
 // AgentRules returns the Allow and Disallow rules that decide for the
-// robot a, those of the groups [Rules.AgentGroup] returns, as the profile
+// robot a, those of the groups [Rules.Group] returns, as the profile
 // compiled them, in file order: each points back to its line in the
 // syntax tree (File.Lines[Rule.Line-1]). The verdict of [Rules.Allowed]
 // for the robot is a function of these rules alone. Its cost does not
@@ -167,7 +163,7 @@ func namesToken(v, tok string, whole bool) bool {
 	if whole {
 		return equalFold(wholeName(v), tok)
 	}
-	return equalFold(productToken(v), tok)
+	return equalFold(lines.ProductToken(v), tok)
 }
 
 // globalExtensions returns the extensions of field f of the "*" groups.
@@ -202,7 +198,7 @@ func (r *Rules) addGroup(g *Group, i int) {
 // them: a run of User-agent lines and the lines up to the next run (RFC
 // 9309 §2.1), or under the profiles that obey one record, each record. A
 // group that names "*" has Global set. Each Group holds one line, its
-// first User-agent line; [Rules.AgentGroup] merges those that apply to
+// first User-agent line; [Rules.Group] merges those that apply to
 // one robot.
 func (r *Rules) Groups() []Group {
 	if r == nil {
@@ -248,12 +244,15 @@ func (r *Rules) each(f syntax.Field) []string {
 // returned, wherever it stands.
 func (r *Rules) Sitemaps() []string { return r.each(syntax.Sitemap) }
 
-// Host returns the value of the file's first Host line, Yandex's preferred
-// mirror (Yandex's robots.txt help; Moderatobot too: only the first Host
-// counts).
+// Host returns the value of the file's first valid Host line, Yandex's
+// preferred mirror: Yandex ignored Host lines whose value is not a host
+// name with an optional port, after an optional http:// or https://
+// (such as "www.myhost-.com" or an IP address), and used the first valid
+// one (Yandex's robots.txt help; Moderatobot too: only the first Host
+// counts). The lint package's Host checks read validity the same way.
 func (r *Rules) Host() (string, bool) {
 	for _, v := range r.each(syntax.Host) {
-		if v != "" {
+		if hostname.Valid(v) {
 			return v, true
 		}
 	}

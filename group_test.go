@@ -36,7 +36,7 @@ Sitemap: https://example.com/b.xml
 `
 	r := robots.Parse([]byte(src), robots.Google)
 
-	g, ok := r.Group("ExampleBot")
+	g, ok := r.Group(robots.Token("ExampleBot"))
 	if !ok || !g.Global || !reflect.DeepEqual(g.Lines, []int{2}) {
 		t.Fatalf("Group(ExampleBot) = %+v, %v; want the * group at line 2", g, ok)
 	}
@@ -65,7 +65,7 @@ Sitemap: https://example.com/b.xml
 
 	// Two groups name Yandex: merged (RFC 9309 §2.2.1); the first
 	// Crawl-delay line is "nonsense", which does not parse.
-	y, ok := r.Group("YANDEX")
+	y, ok := r.Group(robots.Token("YANDEX"))
 	if !ok || y.Global || !reflect.DeepEqual(y.Lines, []int{9, 16}) || !reflect.DeepEqual(y.Agents, []string{"Yandex", "yandex"}) {
 		t.Fatalf("Group(YANDEX) = %+v, %v", y, ok)
 	}
@@ -92,6 +92,24 @@ Sitemap: https://example.com/b.xml
 	}
 }
 
+// TestHostFirstValid: Yandex ignored Host lines that name no host and used
+// the first valid one (Yandex's robots.txt help, "Host directives that
+// will be ignored").
+func TestHostFirstValid(t *testing.T) {
+	for _, tt := range []struct{ body, want string }{
+		{"Host: www.myhost-.com\nHost: 213.180.194.129\nHost: myhost.com\nHost: other.com\n", "myhost.com"},
+		{"User-agent: Yandex\nDisallow:\nHost: https://www.myhost.com\n", "https://www.myhost.com"},
+		{"Host: www.my_host.com\n", ""},
+	} {
+		for _, p := range robots.Profiles() {
+			h, ok := robots.Parse([]byte(tt.body), p).Host()
+			if h != tt.want || ok != (tt.want != "") {
+				t.Errorf("[%v] %q: Host = %q, %v; want %q", p, tt.body, h, ok, tt.want)
+			}
+		}
+	}
+}
+
 func TestExtensionValues(t *testing.T) {
 	delays := []struct {
 		v    string
@@ -109,7 +127,7 @@ func TestExtensionValues(t *testing.T) {
 	}
 	for _, c := range delays {
 		r := robots.Parse([]byte("User-agent: *\nCrawl-delay: "+c.v+"\n"), robots.Google)
-		g, _ := r.Group("x")
+		g, _ := r.Group(robots.Token("x"))
 		if d, ok := g.CrawlDelay(); d != c.want || ok != c.ok {
 			t.Errorf("Crawl-delay: %q = %v, %v; want %v, %v", c.v, d, ok, c.want, c.ok)
 		}
@@ -120,7 +138,7 @@ func TestExtensionValues(t *testing.T) {
 	}{{"1/5", true}, {"3/2h", true}, {"1/10s 0000-2400", true}, {"0/5", false}, {"1/0", false}, {"1", false}, {"1/5 2500-0100", false}, {"1/5 a b", false}}
 	for _, c := range rates {
 		r := robots.Parse([]byte("User-agent: *\nRequest-rate: "+c.v+"\n"), robots.Google)
-		g, _ := r.Group("x")
+		g, _ := r.Group(robots.Token("x"))
 		if _, ok := g.RequestRate(); ok != c.ok {
 			t.Errorf("Request-rate: %q ok = %v, want %v", c.v, ok, c.ok)
 		}
@@ -134,10 +152,10 @@ func TestZeroRules(t *testing.T) {
 		if !r.Allowed("Googlebot", "https://example.com/x") {
 			t.Errorf("%s: Allowed = false", name)
 		}
-		if d := r.Decide("Googlebot", "/x"); !d.Allowed || d.Reason != robots.NoGroup {
+		if d := r.Decide(robots.Token("Googlebot"), "/x"); !d.Allowed || d.Reason != robots.NoGroup {
 			t.Errorf("%s: Decide = %+v, want allowed, no-group", name, d)
 		}
-		if _, ok := r.Group("Googlebot"); ok {
+		if _, ok := r.Group(robots.Token("Googlebot")); ok {
 			t.Errorf("%s: Group found", name)
 		}
 		if len(r.Sitemaps()) != 0 || len(r.Extensions()) != 0 || len(r.CleanParams()) != 0 {
