@@ -19,20 +19,21 @@ var allowedImports = map[string][]string{
 	"internal/warc":            {},
 	"internal/arena":           {},
 	"internal/hostname":        {}, // Yandex's Host values, for the root package and the checker
+	"internal/sniff":           {}, // what a body is (HTML, wide text, binary): one answer for lint, fetch, scan and page
 	"internal/probe":           {"syntax", "internal/arena"},
 	"internal/lines":           {"internal/octets"},
 	"syntax":                   {"internal/lines"},
 	"":                         {"syntax", "internal/lines", "internal/pattern", "internal/octets", "internal/hostname"},
-	"meta":                     {},                                                                                                                                                             // L1: indexing controls, no robots.txt
-	"agents":                   {"", "internal/spell", "internal/lines"},                                                                                                                       // just above the root package (L2): data, and the adapter to its Agent and Profile
-	"fetch":                    {"", "syntax", "agents"},                                                                                                                                       // L3: over HTTP, with the root package's rules
-	"lint":                     {"", "syntax", "agents", "internal/hostname", "internal/arena", "internal/probe", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
-	"page":                     {"", "syntax", "agents", "fetch", "meta"},                                                                                                                      // L4: a page as a robot sees it
-	"internal/wire":            {"", "syntax", "fetch", "lint"},                                                                                                                                // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
-	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                              // L4: fetch-then-check of the CLI and the API
+	"meta":                     {},                                                                                                                                                                               // L1: indexing controls, no robots.txt
+	"agents":                   {"", "internal/spell", "internal/lines"},                                                                                                                                         // just above the root package (L2): data, and the adapter to its Agent and Profile
+	"fetch":                    {"", "syntax", "agents", "internal/sniff"},                                                                                                                                       // L3: over HTTP, with the root package's rules
+	"lint":                     {"", "syntax", "agents", "internal/hostname", "internal/sniff", "internal/arena", "internal/probe", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
+	"page":                     {"", "syntax", "agents", "fetch", "meta", "internal/sniff"},                                                                                                                      // L4: a page as a robot sees it
+	"internal/wire":            {"", "syntax", "fetch", "lint"},                                                                                                                                                  // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
+	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                // L4: fetch-then-check of the CLI and the API
 	"cmd/robots":               {"", "syntax", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "scan", "server"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "meta", "page", "internal/wire", "internal/sitecheck", "internal/textedit"}, // L5: the web checker and API
-	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc"},
+	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff"},
 	"fetch/diskcache":          {"fetch"},
 	"fetch/rediscache":         {"fetch"},
 	"fetch/cachespec":          {"fetch", "fetch/diskcache", "fetch/rediscache"},

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/internal/sniff"
 )
 
 // Defaults of a zero Fetcher.
@@ -621,7 +622,7 @@ func (f *Fetcher) final(ctx context.Context, r *Result, hop *liveHop, resp *http
 			data, _, _ = robots.Read(bytes.NewReader(data))
 		}
 		r.raw = bytes.Clone(data) // no spare capacity held by a cache
-		if looksHTML(data) {
+		if sniff.HTML(data) {
 			r.HTML = true
 			r.Warnings = append(r.Warnings, "robots.txt is an HTML page: it has no usable rules")
 		}
@@ -823,26 +824,6 @@ func saysNotFound(body []byte) bool {
 	b := bytes.ToLower(body)
 	return bytes.Contains(b, []byte("not found")) || bytes.Contains(b, []byte("does not exist")) ||
 		bytes.Contains(b, []byte("no such file"))
-}
-
-// looksHTML reports whether a body is an HTML document: a "<!doctype html",
-// "<html", "<head" or "<body" tag, ignoring case (RB205).
-func looksHTML(body []byte) bool {
-	for i := 0; i < len(body); i++ {
-		if body[i] != '<' {
-			continue
-		}
-		rest := body[i+1:]
-		for _, tag := range [...]string{"!doctype html", "html", "head", "body"} {
-			if len(rest) > len(tag) && bytes.EqualFold(rest[:len(tag)], []byte(tag)) {
-				switch rest[len(tag)] {
-				case '>', ' ', '\t', '\n', '\r', '\f':
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // Under returns the result as robots of policy p read the same fetch: the

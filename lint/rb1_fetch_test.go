@@ -59,28 +59,6 @@ func TestRB122(t *testing.T) {
 	}
 }
 
-// TestFormatWide holds formatWide to the patterns of RB202 and keeps it
-// away from text and from binary data.
-func TestFormatWide(t *testing.T) {
-	for _, tt := range []struct{ src, want string }{
-		{"\xFF\xFEU\x00", "UTF-16LE"},
-		{"\xFE\xFF\x00U", "UTF-16BE"},
-		{"\xFF\xFE\x00\x00U\x00\x00\x00", "UTF-32LE"},
-		{"\x00\x00\xFE\xFF\x00\x00\x00U", "UTF-32BE"},
-		{"U\x00A\x00:\x00 \x00*\x00\n\x00", "UTF-16LE"},
-		{"\x00U\x00A\x00:\x00 \x00*\x00\n", "UTF-16BE"},
-		{"\x00\x00\x00U\x00\x00\x00A\x00\x00\x00:\x00\x00\x00\n", "UTF-32BE"},
-		{"User-agent: *\nDisallow: /\n", ""},
-		{"User-agent: *\x00\nDisallow: /\n", ""},
-		{"\x00\x00\x00\x00\x00\x00\x00\x00", ""},
-		{"", ""},
-	} {
-		if got := formatWide(tt.src); got != tt.want {
-			t.Errorf("formatWide(%q) = %q, want %q", tt.src, got, tt.want)
-		}
-	}
-}
-
 // TestFormatGuess holds the legacy-encoding guess of RB203 to its
 // documented heuristic.
 func TestFormatGuess(t *testing.T) {
@@ -95,30 +73,6 @@ func TestFormatGuess(t *testing.T) {
 		got, _ := formatGuess(tt.src)
 		if !strings.HasPrefix(got, tt.want) || tt.want == "" && got != "" {
 			t.Errorf("formatGuess(%q) = %q, want %q", tt.src, got, tt.want)
-		}
-	}
-}
-
-// TestIsHTML follows RB205's pattern: a tag name followed by white space
-// or ">", any case; other angle brackets are not HTML.
-func TestIsHTML(t *testing.T) {
-	for _, tt := range []struct {
-		src  string
-		want bool
-	}{
-		{"<!DOCTYPE html>", true},
-		{"<!doctype\n  HTML>", true},
-		{"<HTML lang=en>", true},
-		{"x <body>", true},
-		{"<head\n>", true},
-		{"<htmlx>", false},
-		{"# <a href=x>", false},
-		{"User-agent: *\nDisallow: /<html/\n", false},
-		{"<!doctype", false},
-		{"<", false},
-	} {
-		if got := isHTML(tt.src); got != tt.want {
-			t.Errorf("isHTML(%q) = %v, want %v", tt.src, got, tt.want)
 		}
 	}
 }

@@ -17,53 +17,8 @@ import (
 // decoders: its tables cover every charset a Content-Type may declare
 // (RB121), which hand-written tables would not.
 
-// formatWide returns the name of the UTF-16 or UTF-32 encoding src is
-// written in ("UTF-16LE"), or "" when it is not: a UTF-16/32 byte-order
-// mark, or NUL bytes on one side of the byte pairs (quads for UTF-32) in
-// at least 30 % of the first 512 bytes, the pattern of ASCII text in a
-// wide encoding (RB202).
-func formatWide(src string) string {
-	switch {
-	case strings.HasPrefix(src, "\xFF\xFE\x00\x00"):
-		return "UTF-32LE"
-	case strings.HasPrefix(src, "\x00\x00\xFE\xFF"):
-		return "UTF-32BE"
-	case strings.HasPrefix(src, "\xFF\xFE"):
-		return "UTF-16LE"
-	case strings.HasPrefix(src, "\xFE\xFF"):
-		return "UTF-16BE"
-	}
-	n := min(len(src), 512)
-	n -= n % 4
-	if n < 4 {
-		return ""
-	}
-	var nul [4]int
-	for i := 0; i < n; i++ {
-		if src[i] == 0 {
-			nul[i%4]++
-		}
-	}
-	even, odd := nul[0]+nul[2], nul[1]+nul[3]
-	limit := (n*3 + 9) / 10 // 30 %, rounded up
-	quarter := n / 4
-	high := func(c int) bool { return c*10 >= quarter*8 } // ≥ 80 % of a column
-	low := func(c int) bool { return c*10 <= quarter*2 }  // ≤ 20 % of a column
-	switch {
-	case odd >= limit && even*4 <= odd:
-		return "UTF-16LE"
-	case even >= limit && odd*4 <= even:
-		return "UTF-16BE"
-	case low(nul[0]) && high(nul[1]) && high(nul[2]) && high(nul[3]):
-		return "UTF-32LE"
-	case high(nul[0]) && high(nul[1]) && high(nul[2]) && low(nul[3]):
-		return "UTF-32BE"
-	}
-	return ""
-}
-
 // formatWideDecode returns src decoded from the wide encoding enc (a name
-// formatWide returns) as UTF-8, without its byte-order mark; ok is false
+// sniff.Wide returns) as UTF-8, without its byte-order mark; ok is false
 // when it cannot be decoded.
 func formatWideDecode(src, enc string) (string, bool) {
 	var e encoding.Encoding
@@ -84,44 +39,6 @@ func formatWideDecode(src, enc string) (string, bool) {
 		return "", false
 	}
 	return out, true
-}
-
-// formatBinaryKind says what kind of binary body src is ("gzip", "NUL
-// bytes" …), "" when it is text (RB204): a known binary
-// signature, a NUL byte, or more than 10 % C0 controls other than TAB, CR
-// and LF. UTF-16/32 text is RB202's, not binary.
-func formatBinaryKind(src string) string {
-	for _, m := range formatMagic {
-		if strings.HasPrefix(src, m.magic) {
-			return m.kind
-		}
-	}
-	if formatWide(src) != "" {
-		return ""
-	}
-	if strings.IndexByte(src, 0) >= 0 {
-		return "NUL bytes"
-	}
-	ctl := 0
-	for i := 0; i < len(src); i++ {
-		if c := src[i]; c < 0x20 && c != '\t' && c != '\r' && c != '\n' {
-			ctl++
-		}
-	}
-	if len(src) > 0 && ctl*10 > len(src) {
-		return "control characters"
-	}
-	return ""
-}
-
-// formatMagic lists the signatures of the binary bodies robots.txt URLs
-// typically serve by mistake: a gzip body without Content-Encoding above
-// all.
-var formatMagic = []struct{ magic, kind string }{
-	{"\x1F\x8B", "gzip"},
-	{"\x89PNG", "PNG image"},
-	{"%PDF", "PDF"},
-	{"PK\x03\x04", "ZIP archive"},
 }
 
 // formatGuess guesses the legacy encoding of the bytes of src that are not

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -56,8 +57,8 @@ var rb202 = &Check{
 		if formatSkip(p) {
 			return
 		}
-		enc := formatWide(p.src)
-		if enc == "" || formatBinaryKind(p.src) != "" {
+		enc := sniff.Wide(p.src)
+		if enc == "" || sniff.Binary(p.src) != "" {
 			return
 		}
 		d := p.reportFile("robots.txt is encoded as %s; robots expect UTF-8", enc)
@@ -115,7 +116,7 @@ var rb204 = &Check{
 		if formatSkip(p) {
 			return
 		}
-		if kind := formatBinaryKind(p.src); kind != "" {
+		if kind := sniff.Binary(p.src); kind != "" {
 			p.reportFile("robots.txt is binary (%s); robots will find no rules", kind)
 		}
 	},
@@ -133,7 +134,7 @@ var rb205 = &Check{
 	Before: "<!DOCTYPE html>\n<html><head><title>Not found</title></head>\n<body>Page not found</body></html>\n",
 	After:  "User-agent: *\nDisallow:\n",
 	run: func(p *pass) {
-		if formatSkip(p) || !isHTML(p.src) {
+		if formatSkip(p) || !sniff.HTML(p.src) {
 			return
 		}
 		if formatLogicalRedirect(p.src) {
@@ -445,7 +446,7 @@ func formatSkip(p *pass) bool { return p.cfg.Fetch != nil && !fetchOK(p.cfg.Fetc
 func formatText(p *pass) bool {
 	if p.text == 0 {
 		p.text = 2
-		if formatWide(p.src) == "" && formatBinaryKind(p.src) == "" {
+		if sniff.Wide(p.src) == "" && sniff.Binary(p.src) == "" {
 			p.text = 1
 		}
 	}
@@ -619,42 +620,9 @@ func formatLogicalRedirect(src string) bool {
 	return false
 }
 
-// isHTML reports whether the body is an HTML document rather than a
-// robots.txt: it holds a "<!doctype html", "<html", "<head" or "<body" tag
-// followed by white space or ">" (RB205), in its first 64
-// KiB.
-func isHTML(src string) bool {
-	s := src[:min(len(src), 64<<10)]
-	// hasPrefix is strings.HasPrefix ignoring ASCII case: no lower-cased
-	// copy of the body is made.
-	hasPrefix := func(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
-	for i := 0; i < len(s); {
-		j := strings.IndexByte(s[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		rest := s[i:]
-		if hasPrefix(rest, "!doctype") {
-			d := rest[len("!doctype"):]
-			t := strings.TrimLeft(d, " \t\n\r\f")
-			if len(t) < len(d) && hasPrefix(t, "html") {
-				return true
-			}
-			continue
-		}
-		for _, tag := range []string{"html", "head", "body"} {
-			if hasPrefix(rest, tag) && len(rest) > len(tag) && strings.IndexByte(" \t\n\r\f>", rest[len(tag)]) >= 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // isBinary reports whether the body is not text: UTF-16 or UTF-32
 // (RB202), which no robot reading UTF-8 finds a line in, or binary
 // (RB204). The runner skips the checks RB3xx–RB7xx for it.
 func isBinary(src string) bool {
-	return formatWide(src) != "" || formatBinaryKind(src) != ""
+	return sniff.Wide(src) != "" || sniff.Binary(src) != ""
 }

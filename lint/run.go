@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/robotskit/robots/internal/arena"
+	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/syntax"
 )
@@ -243,7 +244,7 @@ func newPass(f *syntax.File, c *Config) *pass {
 	if h := p.cfg.Fetch.Final(); p.cfg.Fetch != nil && (h.Status < 200 || h.Status > 299) {
 		p.skipContent = true
 	}
-	if isBinary(p.src) || isHTML(p.src) {
+	if isBinary(p.src) || sniff.HTML(p.src) {
 		p.skipContent = true
 	}
 	return p

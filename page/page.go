@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/meta"
 	"github.com/robotskit/robots/syntax"
 )
@@ -261,7 +261,7 @@ func (s *inspection) readResponse(resp *http.Response, body []byte) {
 	rep := s.rep
 	ds := meta.FromHeader(resp.Header)
 	rep.XRobotsTag = append(resp.Header.Values("X-Robots-Tag"), resp.Header.Values("Robots-Tag")...)
-	rep.HTML = isHTML(rep.ContentType, body)
+	rep.HTML = sniff.Page(rep.ContentType, body)
 	if rep.HTML {
 		var r io.Reader = bytes.NewReader(body)
 		if enc, name, _ := charset.DetermineEncoding(body, rep.ContentType); name != "utf-8" {
@@ -396,16 +396,6 @@ func isRedirect(status int) bool {
 		return true
 	}
 	return false
-}
-
-// isHTML reports whether a body is HTML: by its media type, or by
-// sniffing when there is none.
-func isHTML(contentType string, body []byte) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
-	if contentType == "" || err != nil {
-		mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
-	}
-	return mt == "text/html" || mt == "application/xhtml+xml"
 }
 
 // A ctxReader reads r until ctx ends, then fails with ctx's error.

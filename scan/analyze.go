@@ -13,6 +13,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/syntax"
 )
@@ -52,14 +53,10 @@ const (
 //     (robots.MaxBytes), which Google ignores and Yandex treats as no file
 //     (RFC 9309 §2.5; Yandex's robots.txt help).
 //   - HTML is set when a 2xx body is an HTML page rather than a robots.txt
-//     (a soft 404, a login page): its first bytes after a byte order mark
-//     and white space are one of the HTML signatures of the WHATWG MIME
-//     Sniffing standard (https://mimesniff.spec.whatwg.org/#identifying-a-resource-with-an-unknown-mime-type:
-//     "<!DOCTYPE HTML", "<HTML", "<HEAD", "<SCRIPT", "<BODY", "<!--" …,
-//     ignoring case, followed by a space, '>' or a line end); or it is
-//     served as text/html (or application/xhtml+xml), has an <html>,
-//     <head> or <body> tag or an HTML doctype anywhere, and no User-agent
-//     line starts a group. A robots.txt served as text/html is not HTML.
+//     (a soft 404, a login page), as the checker and the fetcher say it
+//     is: its first bytes are an HTML signature of the WHATWG MIME
+//     Sniffing standard, or it holds an HTML tag and no User-agent line
+//     (internal/sniff.HTML). A robots.txt served as text/html is not HTML.
 //
 // Outcomes holds the reading of the response under each fetch policy
 // (fetch.Policy.Classify): "rules" (fetch.Success: the file's rules
@@ -193,7 +190,7 @@ func (a *analyzer) run() {
 	if a.status >= 200 && a.status < 300 {
 		a.file = syntax.Parse("", a.body)
 		a.readFile()
-		row.HTML = isHTML(a.body, row.ContentType, row.Groups)
+		row.HTML = sniff.HTML(a.body)
 	}
 	if c.Revisit {
 		return // no body to read
@@ -620,68 +617,6 @@ func redirectTarget(base, loc string) string {
 		return loc
 	}
 	return b.ResolveReference(l).String()
-}
-
-// isHTML reports whether a 2xx body is an HTML page; see Analyze.
-func isHTML(body []byte, mediaType string, groups int) bool {
-	if startsHTML(body) {
-		return true
-	}
-	return (mediaType == "text/html" || mediaType == "application/xhtml+xml") && groups == 0 && hasHTMLTag(body)
-}
-
-// htmlSignatures are the HTML patterns of the WHATWG MIME Sniffing
-// standard, "identifying a resource with an unknown MIME type" (§7.1),
-// lower-cased: each is compared ignoring ASCII case and must be followed
-// by a tag-terminating byte.
-var htmlSignatures = [...]string{
-	"<!doctype html", "<html", "<head", "<script", "<iframe", "<h1", "<div",
-	"<font", "<table", "<a", "<style", "<title", "<b", "<body", "<br", "<p", "<!--",
-}
-
-// startsHTML reports whether body, after a UTF-8 byte order mark and
-// white space, starts with an HTML signature.
-func startsHTML(body []byte) bool {
-	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
-	// The standard's white space bytes: TAB, LF, FF, CR, SP.
-	body = bytes.TrimLeft(body, "\t\n\f\r ")
-	if len(body) < 2 || body[0] != '<' {
-		return false
-	}
-	for _, sig := range htmlSignatures {
-		if len(body) > len(sig) && bytes.EqualFold(body[:len(sig)], []byte(sig)) && tagEnd(body[len(sig)]) {
-			return true
-		}
-	}
-	return false
-}
-
-// tagEnd reports whether c ends a tag name: the standard's
-// tag-terminating bytes (SP and '>'), and the other white space, which
-// browsers accept there too.
-func tagEnd(c byte) bool {
-	switch c {
-	case ' ', '>', '\t', '\n', '\r', '\f':
-		return true
-	}
-	return false
-}
-
-// hasHTMLTag reports whether body holds an <html>, <head> or <body> tag
-// or an HTML doctype anywhere, ignoring case.
-func hasHTMLTag(body []byte) bool {
-	for {
-		i := bytes.IndexByte(body, '<')
-		if i < 0 {
-			return false
-		}
-		body = body[i+1:]
-		for _, tag := range [...]string{"!doctype html", "html", "head", "body"} {
-			if len(body) > len(tag) && bytes.EqualFold(body[:len(tag)], []byte(tag)) && tagEnd(body[len(tag)]) {
-				return true
-			}
-		}
-	}
 }
 
 // knownKeys are the keys most files use, lower-cased, shared by every

@@ -288,7 +288,8 @@ func TestAnalyzeHostDomain(t *testing.T) {
 	}
 }
 
-// TestAnalyzeHTML checks the HTML sniffing (WHATWG MIME Sniffing §7.1).
+// TestAnalyzeHTML checks the HTML sniffing (internal/sniff.HTML: WHATWG
+// MIME Sniffing §7.1, and a tag with no User-agent line).
 func TestAnalyzeHTML(t *testing.T) {
 	tests := []struct {
 		ct, body string
@@ -306,7 +307,7 @@ func TestAnalyzeHTML(t *testing.T) {
 		{"text/html", "User-agent: *\nDisallow: /\n<html>\n", false}, // directives: a robots.txt
 		{"text/html", "oops\n<body>\n", true},
 		{"application/xhtml+xml", "x <html>", true},
-		{"text/plain", "oops\n<body>\n", false},
+		{"text/plain", "oops\n<body>\n", true}, // the declared type plays no part
 		{"text/html", "", false},
 		{"", "<", false},
 	}
