@@ -836,7 +836,7 @@ func (r *Result) Under(p Policy) *Result {
 	c.Policy = p
 	s := p.sem()
 	c.Outcome, c.note = s.outcome(r, s.redirects)
-	c.Access, c.Reason = s.access(c.Outcome, 0, 0)
+	c.Access, c.Reason = p.First(c.Outcome)
 	if c.note != "" {
 		c.Reason = c.note + "; " + c.Reason
 	}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/robotskit/robots"
 )
 
 // A Policy is how one robot family treats the HTTP outcome of its request
@@ -89,6 +91,28 @@ func (a Access) String() string {
 
 // MarshalText implements encoding.TextMarshaler.
 func (a Access) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// For returns what a means for the robot agent as a whole, in the root
+// package's words: when the file's rules apply, rules.Access(agent) (nil
+// rules are an empty file); with no restrictions, open through no group;
+// under complete disallow, blocked through no group, with no deciding
+// line (no rule of a file decides).
+func (a Access) For(rules *robots.Rules, agent robots.Agent) robots.Access {
+	switch a {
+	case AccessRules:
+		return rules.Access(agent)
+	case AccessNone:
+		return robots.Access{State: robots.Blocked, Via: robots.ViaNone}
+	}
+	return robots.Access{State: robots.Open, Via: robots.ViaNone}
+}
+
+// First returns the access and its reason after one fetch whose outcome
+// is o, with no earlier fetch: for Unreachable, the start of an outage on
+// p's timeline (complete disallow under every policy that has one, RFC
+// 9309 §2.3.1.4). It is what a recorded response, such as a crawl
+// archive's, means to a robot of p.
+func (p Policy) First(o Outcome) (Access, string) { return p.sem().access(o, 0, 0) }
 
 // semantics is one row of the policy table.
 type semantics struct {

@@ -18,21 +18,6 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// The values of Verdict.State.
-const (
-	StateBlocked = "blocked" // the robot may not fetch "/"
-	StatePartly  = "partly"  // it may, but a Disallow rule applies to it
-	StateOpen    = "open"    // nothing bars it
-)
-
-// The values of Verdict.Via.
-const (
-	ViaNamed    = "named"    // a group names the robot's token
-	ViaFallback = "fallback" // a group names a token it falls back to
-	ViaStar     = "star"     // the "*" groups apply
-	ViaNone     = "none"     // no group applies, or the file was not read
-)
-
 // Analyze reads one capture and returns its row. It reads nothing but c
 // and o and changes neither; it never fails, whatever the bytes: a
 // capture that is not a robots.txt at all gives a row that says so. A nil
@@ -74,27 +59,26 @@ const (
 // misspellings included, in the order each key first appears; a line of
 // two words without a colon counts only when its first word is a key
 // Google reads ("Disallow /x"). Groups, Rules and Sitemaps count what
-// Google's parser reads (RFC 9309 §2.1, §2.2; google/robotstxt): a group
-// is a run of User-agent lines and what follows up to the next
-// User-agent line after a rule; Rules counts the Allow and Disallow lines
-// inside groups; Sitemaps every Sitemap line. Agents holds every
+// Google's parser reads (RFC 9309 §2.1, §2.2; google/robotstxt): Groups
+// the groups of the file's rules under Google's profile
+// (robots.Rules.Groups); Rules the Allow and Disallow lines inside groups,
+// those after the first User-agent line; Sitemaps every Sitemap line. Agents holds every
 // User-agent value in file order: as written, ASCII lower-cased, and its
 // RFC 9309 product token (robots.LineToken).
 //
 // Robots holds a verdict for each robot of o.Robots, in order. Under its
-// fetch policy's outcome: "unavailable" makes it "open" (RFC 9309
-// §2.3.1.3: no restrictions), "forbidden" and "unreachable" make it
-// "blocked" (the 1996 draft §3.1; RFC 9309 §2.3.1.4: complete disallow,
-// as at the start of an outage), each with Via "none" and Line 0.
+// fetch policy's outcome, as at a first fetch (fetch.Policy.First):
+// "unavailable" makes it "open" (RFC 9309 §2.3.1.3: no restrictions),
+// "forbidden" and "unreachable" make it "blocked" (the 1996 draft §3.1;
+// RFC 9309 §2.3.1.4: complete disallow, as at the start of an outage,
+// where the policy has one), each with Via "none" and Line 0
+// (fetch.Access.For).
 // "rules" compiles the file under the robot's profile (once per
-// profile and capture) and reads its group as the robot does
-// (robots.Rules.Group, AgentRules, Decide with the robot's
-// tokens, fallbacks, IgnoresGlobal and whole-name reading): "blocked" when
-// "/" is disallowed, with the deciding rule's line; "partly" when "/" is
-// allowed but a Disallow with a non-empty pattern applies to the robot,
-// with the first such rule's line; else "open", with the first line of
-// the group that applies (0 when none does). CrawlDelay is the group's
-// Crawl-delay in seconds. A revisit record has no body to read: its row
+// profile and capture) and gives the robot's access as robots.Rules.Access
+// reads it for the robot's agent (agents.Robot.Reader): its state, how it
+// found its group, the line of the rule that decides "/" and its group's
+// first line, the same object robots audit, robots compare and the API
+// report. CrawlDelay is the group's Crawl-delay in seconds. A revisit record has no body to read: its row
 // has no verdicts (Robots is nil) and is not checked.
 //
 // Lint, when o.Lint is set, holds the distinct codes lint.RunContext
@@ -139,7 +123,6 @@ type analyzer struct {
 	starDone [slots][2]bool
 	starV    [slots][2]Verdict // by profile and IgnoreGlobal
 	memo     []memoEntry       // the verdicts of the robots read by their own groups
-	sets     []setState        // the states of the sets of groups robots obey
 }
 
 // memoEntry is a verdict worked out for one way of reading the file.
@@ -219,13 +202,12 @@ func outcomeName(out fetch.Outcome) string {
 func (a *analyzer) readFile() {
 	f, row := a.file, &a.row
 	var (
-		keyBuf  [64]byte
-		kb      = keyBuf[:0]
-		idx     map[string]int // key → index in row.Directives, once there are many keys
-		open    bool           // a group is open
-		inRules bool           // it has had a rule
-		arena   []byte         // the User-agent values and their lower-case forms
-		refs    []agentRef
+		keyBuf [64]byte
+		kb     = keyBuf[:0]
+		idx    map[string]int // key → index in row.Directives, once there are many keys
+		open   bool           // a User-agent line was read
+		arena  []byte         // the User-agent values and their lower-case forms
+		refs   []agentRef
 	)
 	for i := range f.Lines {
 		l := &f.Lines[i]
@@ -268,16 +250,12 @@ func (a *analyzer) readFile() {
 			}
 		}
 
-		// Groups as Google's parser makes them (google/robotstxt;
-		// RFC 9309 §2.1): a User-agent line after a rule starts a group,
-		// consecutive User-agent lines share one, blank lines do not
-		// matter, and rules before any User-agent line are in none.
+		// Rules in groups as Google's parser reads them (google/robotstxt;
+		// RFC 9309 §2.1): every rule after the first User-agent line is
+		// in a group, and rules before it are in none.
 		switch l.Field {
 		case syntax.UserAgent:
-			if !open || inRules {
-				row.Groups++
-				open, inRules = true, false
-			}
+			open = true
 			v := f.Text(l.Value)
 			r := agentRef{v: len(arena), n: len(v), line: i + 1}
 			arena = append(arena, v...)
@@ -290,12 +268,13 @@ func (a *analyzer) readFile() {
 		case syntax.Allow, syntax.Disallow:
 			if open {
 				row.Rules++
-				inRules = true
 			}
 		case syntax.Sitemap:
 			row.Sitemaps++ // RFC 9309 §2.2.4: a Sitemap line belongs to no group
 		}
 	}
+	// The groups as Google reads them: robots.Rules.Groups.
+	row.Groups = len(a.compiled(robots.Google).Groups())
 	if len(refs) == 0 {
 		return
 	}
@@ -327,20 +306,18 @@ func (a *analyzer) verdicts() {
 	}
 }
 
-// verdict returns what the robot rb does on the site.
+// verdict returns what the robot rb does on the site: the access its fetch
+// policy gives after this response (fetch.Policy.First), read for the
+// robot as fetch.Access.For and robots.Rules.Access read it.
 func (a *analyzer) verdict(rb *agents.Robot) Verdict {
 	pol := a.policy(rb.Fetch)
-	switch a.outcomes[pol] {
-	case fetch.Success:
-	case fetch.Unavailable:
-		// RFC 9309 §2.3.1.3: the robot may crawl everything.
-		return Verdict{State: StateOpen, Via: ViaNone}
-	default:
-		// Forbidden: the 1996 draft §3.1; unreachable: RFC 9309
-		// §2.3.1.4, complete disallow (at the start of an outage).
-		return Verdict{State: StateBlocked, Via: ViaNone}
+	if acc, _ := pol.First(a.outcomes[pol]); acc != fetch.AccessRules {
+		return verdictFrom(acc.For(nil, robots.Agent{}), 0)
 	}
-	prof := a.profile(rb.Profile)
+	agent, prof := rb.Reader()
+	if int(prof) >= slots {
+		prof = robots.Google
+	}
 	rules := a.compiled(prof)
 	if a.shortcut && namesByToken(prof) && !a.mayName(rb) {
 		// No User-agent line names any of its tokens: the robot reads
@@ -350,7 +327,7 @@ func (a *analyzer) verdict(rb *agents.Robot) Verdict {
 			ig = 1
 		}
 		if !a.starDone[prof][ig] {
-			a.starV[prof][ig] = a.decide(prof, rules, robots.Agent{IgnoreGlobal: rb.IgnoresGlobal}, false)
+			a.starV[prof][ig] = a.decide(rules, robots.Agent{IgnoreGlobal: rb.IgnoresGlobal})
 			a.starDone[prof][ig] = true
 		}
 		return a.starV[prof][ig]
@@ -361,12 +338,27 @@ func (a *analyzer) verdict(rb *agents.Robot) Verdict {
 			return m.v
 		}
 	}
-	// The robot as the command's other subcommands read a registry
-	// robot (cmd/robots fromRegistry, page.FromRegistry).
-	ag := robots.Agent{Tokens: rb.Tokens(), IgnoreGlobal: rb.IgnoresGlobal, WholeName: rb.WholeName()}
-	v := a.decide(prof, rules, ag, len(rb.Fallback) > 0)
+	v := a.decide(rules, agent)
 	a.memo = append(a.memo, memoEntry{profile: prof, token: rb.Token, fallback: rb.Fallback, ignoreGlobal: rb.IgnoresGlobal, v: v})
 	return v
+}
+
+// decide returns the verdict of the robot ag under rules: its access
+// (robots.Rules.Access) and its group's Crawl-delay.
+func (a *analyzer) decide(rules *robots.Rules, ag robots.Agent) Verdict {
+	var delay float64
+	if g, ok := rules.Group(ag); ok {
+		if d, ok := g.CrawlDelay(); ok {
+			delay = d.Seconds()
+		}
+	}
+	return verdictFrom(rules.Access(ag), delay)
+}
+
+// verdictFrom is the row's form of an access: its words, as strings that
+// every Parquet reader takes.
+func verdictFrom(acc robots.Access, delay float64) Verdict {
+	return Verdict{State: acc.State.String(), Via: acc.Via.String(), Line: acc.Line, Group: acc.Group, CrawlDelay: delay}
 }
 
 // policy returns the fetch policy a registry robot names; Google when it
@@ -375,16 +367,6 @@ func (a *analyzer) policy(name string) fetch.Policy {
 	p, err := fetch.ParsePolicy(name)
 	if err != nil || int(p) >= slots {
 		return fetch.Google
-	}
-	return p
-}
-
-// profile returns the profile a registry robot names; Google when it names
-// none that the root package knows.
-func (a *analyzer) profile(name string) robots.Profile {
-	p, err := robots.ParseProfile(name)
-	if err != nil || int(p) >= slots {
-		return robots.Google
 	}
 	return p
 }
@@ -464,69 +446,6 @@ func wholeName(v string) string {
 		}
 	}
 	return v
-}
-
-// decide works out the verdict of the robot ag from the rules of profile
-// prof; hasFallback says whether ag has tokens after its first.
-func (a *analyzer) decide(prof robots.Profile, rules *robots.Rules, ag robots.Agent, hasFallback bool) Verdict {
-	g, ok := rules.Group(ag)
-	if !ok {
-		// No group names it and no "*" group applies: nothing bars it
-		// (RFC 9309 §2.2.1).
-		return Verdict{State: StateOpen, Via: ViaNone}
-	}
-	v := Verdict{Via: ViaNamed}
-	switch {
-	case g.Global:
-		v.Via = ViaStar
-	case hasFallback:
-		// The group is the first token's or a fallback's.
-		if _, named := rules.Group(robots.Agent{Tokens: ag.Tokens[:1], IgnoreGlobal: true, WholeName: ag.WholeName}); !named {
-			v.Via = ViaFallback
-		}
-	}
-	if d, ok := g.CrawlDelay(); ok {
-		v.CrawlDelay = d.Seconds()
-	}
-	// The rules that decide are those of the groups that apply
-	// (robots.Rules.AgentRules): robots that obey the same groups under
-	// one profile share a state, worked out once.
-	for _, s := range a.sets {
-		if s.profile == prof && s.global == g.Global && slices.Equal(s.lines, g.Lines) {
-			v.State, v.Line = s.state, s.line
-			return v
-		}
-	}
-	v.State, v.Line = groupState(rules, ag, g.Lines)
-	a.sets = append(a.sets, setState{profile: prof, global: g.Global, lines: g.Lines, state: v.State, line: v.Line})
-	return v
-}
-
-// setState is the state of the robots that obey one set of groups.
-type setState struct {
-	profile robots.Profile
-	global  bool
-	lines   []int // robots.Group.Lines
-	state   string
-	line    int
-}
-
-// groupState returns the state of the robot ag and the line that decided it;
-// lines are those of the groups that apply to it.
-func groupState(rules *robots.Rules, ag robots.Agent, lines []int) (string, int) {
-	if d := rules.Decide(ag, "/"); !d.Allowed {
-		return StateBlocked, d.Line
-	}
-	for _, ru := range rules.AgentRules(ag) {
-		// An empty Disallow forbids nothing (RFC 9309 §2.2.2).
-		if ru.Field == syntax.Disallow && ru.Pattern != "" {
-			return StatePartly, ru.Line
-		}
-	}
-	if len(lines) > 0 {
-		return StateOpen, lines[0]
-	}
-	return StateOpen, 0
 }
 
 // lint runs the checker within the budget.

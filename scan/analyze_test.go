@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -43,11 +44,12 @@ func testVerdicts(vs ...string) []Verdict {
 		var v Verdict
 		f := strings.Fields(s)
 		v.Robot, v.State, v.Via = names[i], f[0], f[1]
-		for _, c := range f[2] {
-			v.Line = v.Line*10 + int(c-'0')
-		}
+		v.Line, _ = strconv.Atoi(f[2])
 		if len(f) > 3 {
-			d, err := time.ParseDuration(f[3])
+			v.Group, _ = strconv.Atoi(f[3])
+		}
+		if len(f) > 4 {
+			d, err := time.ParseDuration(f[4])
 			if err != nil {
 				panic(err)
 			}
@@ -98,8 +100,7 @@ func TestAnalyze(t *testing.T) {
 			Directives: keyCounts("user-agent", 2, "disallow", 2, "crawl-delay", 1, "sitemap", 1),
 			Groups:     2, Rules: 2, Sitemaps: 1,
 			Agents: []AgentValue{agentValue("GPTBot", "gptbot", "GPTBot", 1), agentValue("*", "*", "", 4)},
-			Robots: testVerdicts("blocked named 2", "partly star 5 2.5s", "partly star 5 2.5s", "open none 0",
-				"partly star 5 2.5s", "partly star 5 2.5s", "partly star 5 2.5s")},
+			Robots: testVerdicts("blocked named 2 1", "partly star 0 4 2.5s", "partly star 0 4 2.5s", "open none 0 0", "partly star 0 4 2.5s", "partly star 0 4 2.5s", "partly star 0 4 2.5s")},
 	}, {
 		name: "blocked through *",
 		c:    Capture{Status: 200, Body: []byte("User-agent: *\nDisallow: /\n")},
@@ -107,7 +108,7 @@ func TestAnalyze(t *testing.T) {
 			Groups: 1, Rules: 1, Agents: []AgentValue{agentValue("*", "*", "", 1)},
 			// AdsBot-Google obeys only groups that name it (Google's
 			// crawler documentation).
-			Robots: testVerdicts("blocked star 2", "blocked star 2", "blocked star 2", "open none 0", "blocked star 2", "blocked star 2", "blocked star 2")},
+			Robots: testVerdicts("blocked star 2 1", "blocked star 2 1", "blocked star 2 1", "open none 0 0", "blocked star 2 1", "blocked star 2 1", "blocked star 2 1")},
 	}, {
 		// Googlebot-Image obeys Googlebot's group when none names it
 		// (Google's crawler documentation); an empty Disallow forbids
@@ -118,57 +119,57 @@ func TestAnalyze(t *testing.T) {
 		want: Row{Status: 200, Bytes: 100, Outcomes: allOutcomes("rules"), Directives: keyCounts("user-agent", 3, "disallow", 3),
 			Groups: 3, Rules: 3,
 			Agents: []AgentValue{agentValue("googlebot", "googlebot", "googlebot", 1), agentValue("*", "*", "", 4), agentValue("YandexBot", "yandexbot", "YandexBot", 7)},
-			Robots: testVerdicts("blocked star 5", "partly named 2", "partly fallback 2", "open none 0", "open named 7", "blocked star 5", "blocked star 5")},
+			Robots: testVerdicts("blocked star 5 4", "partly named 0 1", "partly fallback 0 1", "open none 0 0", "open named 8 7", "blocked star 5 4", "blocked star 5 4")},
 	}, {
 		name: "AdsBot ignores *, named group",
 		c:    Capture{Status: 200, Body: []byte("User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\nDisallow: /ads/\nAllow: /\n")},
 		want: Row{Status: 200, Bytes: 78, Outcomes: allOutcomes("rules"), Directives: keyCounts("user-agent", 2, "disallow", 2, "allow", 1),
 			Groups: 2, Rules: 3, Agents: []AgentValue{agentValue("*", "*", "", 1), agentValue("AdsBot-Google", "adsbot-google", "AdsBot-Google", 4)},
-			Robots: testVerdicts("blocked star 2", "blocked star 2", "blocked star 2", "partly named 5", "blocked star 2", "blocked star 2", "blocked star 2")},
+			Robots: testVerdicts("blocked star 2 1", "blocked star 2 1", "blocked star 2 1", "partly named 6 4", "blocked star 2 1", "blocked star 2 1", "blocked star 2 1")},
 	}, {
 		// RFC 9309 §2.3.1.3: no file, no restrictions.
 		name: "404",
 		c:    Capture{Status: 404, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("<html><body>User-agent: *<br>Disallow: /</body></html>")},
-		want: Row{Status: 404, ContentType: "text/html", Bytes: 54, Outcomes: allOutcomes("unavailable"), Robots: sameTestVerdicts("open none 0")},
+		want: Row{Status: 404, ContentType: "text/html", Bytes: 54, Outcomes: allOutcomes("unavailable"), Robots: sameTestVerdicts("open none 0 0")},
 	}, {
 		// The 1996 draft §3.1: 401 and 403 forbid the whole site; RFC
 		// 9309 §2.3.1.3 and Google: no file.
 		name: "403",
 		c:    Capture{Status: 403},
 		want: Row{Status: 403, Outcomes: rowOutcomes("unavailable", "unavailable", "unavailable", "unavailable", "forbidden", "unavailable"),
-			Robots: testVerdicts("open none 0", "open none 0", "open none 0", "open none 0", "open none 0", "open none 0", "blocked none 0")},
+			Robots: testVerdicts("open none 0 0", "open none 0 0", "open none 0 0", "open none 0 0", "open none 0 0", "open none 0 0", "blocked none 0 0")},
 	}, {
 		// RFC 9309 §2.3.1.4: complete disallow; Yandex's robots.txt
 		// help: only a 200 counts.
 		name: "503",
 		c:    Capture{Status: 503, Body: []byte("Service Unavailable")},
 		want: Row{Status: 503, Bytes: 19, Outcomes: rowOutcomes("unreachable", "unreachable", "unreachable", "unavailable", "unreachable", "unreachable"),
-			Robots: testVerdicts("blocked none 0", "blocked none 0", "blocked none 0", "blocked none 0", "open none 0", "blocked none 0", "blocked none 0")},
+			Robots: testVerdicts("blocked none 0 0", "blocked none 0 0", "blocked none 0 0", "blocked none 0 0", "open none 0 0", "blocked none 0 0", "blocked none 0 0")},
 	}, {
 		// Google's robots.txt documentation: a 5xx page that says the
 		// file is not found is read as a 404.
 		name: "503 not found",
 		c:    Capture{Status: 503, Body: []byte("Error: File Not Found")},
 		want: Row{Status: 503, Bytes: 21, Outcomes: rowOutcomes("unavailable", "unreachable", "unreachable", "unavailable", "unreachable", "unavailable"),
-			Robots: testVerdicts("blocked none 0", "open none 0", "open none 0", "open none 0", "open none 0", "blocked none 0", "blocked none 0")},
+			Robots: testVerdicts("blocked none 0 0", "open none 0 0", "open none 0 0", "open none 0 0", "open none 0 0", "blocked none 0 0", "blocked none 0 0")},
 	}, {
 		// Google counts 429 with the 5xx; RFC 9309 reads it as a 4xx.
 		name: "429",
 		c:    Capture{Status: 429},
 		want: Row{Status: 429, Outcomes: rowOutcomes("unreachable", "unavailable", "unavailable", "unavailable", "unavailable", "unavailable"),
-			Robots: testVerdicts("open none 0", "blocked none 0", "blocked none 0", "blocked none 0", "open none 0", "open none 0", "open none 0")},
+			Robots: testVerdicts("open none 0 0", "blocked none 0 0", "blocked none 0 0", "blocked none 0 0", "open none 0 0", "open none 0 0", "open none 0 0")},
 	}, {
 		// A redirect whose target is another record: no file for every
 		// policy (fetch.Policy.Classify); RFC 9110 §10.2.2.
 		name: "301",
 		c:    Capture{Status: 301, Header: http.Header{"Location": {"/robots-new.txt#x"}}, Body: []byte("moved")},
 		want: Row{Status: 301, RedirectTo: "https://www.Example.co.uk/robots-new.txt#x", Bytes: 5, Outcomes: allOutcomes("unavailable"),
-			Robots: sameTestVerdicts("open none 0")},
+			Robots: sameTestVerdicts("open none 0 0")},
 	}, {
 		name: "301 without Location",
 		c:    Capture{Status: 301},
 		want: Row{Status: 301, Outcomes: rowOutcomes("unreachable", "unreachable", "unreachable", "unavailable", "unreachable", "unreachable"),
-			Robots: testVerdicts("blocked none 0", "blocked none 0", "blocked none 0", "blocked none 0", "open none 0", "blocked none 0", "blocked none 0")},
+			Robots: testVerdicts("blocked none 0 0", "blocked none 0 0", "blocked none 0 0", "blocked none 0 0", "open none 0 0", "blocked none 0 0", "blocked none 0 0")},
 	}, {
 		// RB205: a soft 404 that serves an HTML page with 200 (WHATWG
 		// MIME Sniffing §7.1). Robots read its lines and find no rule.
@@ -176,18 +177,18 @@ func TestAnalyze(t *testing.T) {
 		c: Capture{Status: 200, Header: http.Header{"Content-Type": {"text/html; charset=UTF-8"}},
 			Body: []byte("\n  <!DOCTYPE html>\n<html lang=en><head><title>Page not found</title></head></html>\n")},
 		want: Row{Status: 200, ContentType: "text/html", HTML: true, Bytes: 83, Outcomes: allOutcomes("rules"),
-			Robots: sameTestVerdicts("open none 0")},
+			Robots: sameTestVerdicts("open none 0 0")},
 	}, {
 		name: "robots.txt served as text/html",
 		c:    Capture{Status: 200, Header: http.Header{"Content-Type": {"Text/HTML"}}, Body: []byte("User-agent: *\nDisallow: /cgi-bin/ # <html>\n")},
 		want: Row{Status: 200, ContentType: "text/html", Bytes: 43, Outcomes: allOutcomes("rules"), Directives: keyCounts("user-agent", 1, "disallow", 1),
 			Groups: 1, Rules: 1, Agents: []AgentValue{agentValue("*", "*", "", 1)},
-			Robots: testVerdicts("partly star 2", "partly star 2", "partly star 2", "open none 0", "partly star 2", "partly star 2", "partly star 2")},
+			Robots: testVerdicts("partly star 0 1", "partly star 0 1", "partly star 0 1", "open none 0 0", "partly star 0 1", "partly star 0 1", "partly star 0 1")},
 	}, {
 		name: "text/html page with text before the tag",
 		c:    Capture{Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("Warning: include(): failed\n<html>\n<body>Hello</body></html>")},
 		want: Row{Status: 200, ContentType: "text/html", HTML: true, Bytes: 59, Outcomes: allOutcomes("rules"),
-			Directives: keyCounts("warning", 1), Robots: sameTestVerdicts("open none 0")},
+			Directives: keyCounts("warning", 1), Robots: sameTestVerdicts("open none 0 0")},
 	}, {
 		// Google reads 500 KiB and ignores the rest and the line cut
 		// there; Yandex ignores the whole file (RFC 9309 §2.5; Yandex's
@@ -198,7 +199,7 @@ func TestAnalyze(t *testing.T) {
 			Outcomes:   rowOutcomes("rules", "rules", "rules", "unavailable", "rules", "rules"),
 			Directives: keyCounts("user-agent", 1, "disallow", bigRules), Groups: 1, Rules: bigRules,
 			Agents: []AgentValue{agentValue("*", "*", "", 1)},
-			Robots: testVerdicts("partly star 2", "partly star 2", "partly star 2", "open none 0", "open none 0", "partly star 2", "partly star 2")},
+			Robots: testVerdicts("partly star 0 1", "partly star 0 1", "partly star 0 1", "open none 0 0", "open none 0 0", "partly star 0 1", "partly star 0 1")},
 	}, {
 		// A file on disk: no status, read as 200.
 		name: "no status",
@@ -207,7 +208,7 @@ func TestAnalyze(t *testing.T) {
 			Directives: keyCounts("user-agent", 1, "disallow", 1, "noindex", 1, "disalow", 1),
 			// "Disalow" is a Disallow to Google only (google/robotstxt).
 			Groups: 1, Rules: 2, Agents: []AgentValue{agentValue("BINGBOT", "bingbot", "BINGBOT", 1)},
-			Robots: testVerdicts("open none 0", "open none 0", "open none 0", "open none 0", "open none 0", "blocked named 2", "open none 0")},
+			Robots: testVerdicts("open none 0 0", "open none 0 0", "open none 0 0", "open none 0 0", "open none 0 0", "blocked named 2 1", "open none 0 0")},
 	}, {
 		// Yandex's robots.txt help: a blank line ends a group, and
 		// YandexBot falls back to Yandex's group.
@@ -216,7 +217,7 @@ func TestAnalyze(t *testing.T) {
 		want: Row{Status: 200, Bytes: 104, Outcomes: allOutcomes("rules"), Directives: keyCounts("user-agent", 3, "disallow", 2, "allow", 1),
 			Groups: 3, Rules: 3,
 			Agents: []AgentValue{agentValue("Yandex", "yandex", "Yandex", 1), agentValue("Googlebot", "googlebot", "Googlebot", 5), agentValue("Googlebot-Image", "googlebot-image", "Googlebot-Image", 7)},
-			Robots: testVerdicts("open none 0", "blocked named 6", "open named 7", "open none 0", "open fallback 1", "open none 0", "open none 0")},
+			Robots: testVerdicts("open none 0 0", "blocked named 6 5", "open named 8 7", "open none 0 0", "open fallback 0 1", "open none 0 0", "open none 0 0")},
 	}, {
 		name: "revisit",
 		c:    Capture{Status: 200, Revisit: true, Truncated: true},
@@ -381,7 +382,7 @@ func TestAnalyzeWholeName(t *testing.T) {
 	}
 	c := &Capture{Status: 200, Body: []byte("User-agent: MJ12bot/v1.4\nDisallow: /\n\nUser-agent: gptbot/1.0 (+https://openai.com/gptbot)\nDisallow: /x\n")}
 	r := Analyze(c, &Options{Robots: rbs})
-	want := []Verdict{{Robot: "MJ12bot", State: "blocked", Via: "named", Line: 2}, {Robot: "GPTBot", State: "partly", Via: "named", Line: 5}}
+	want := []Verdict{{Robot: "MJ12bot", State: "blocked", Via: "named", Line: 2, Group: 1}, {Robot: "GPTBot", State: "partly", Via: "named", Group: 4}}
 	if !reflect.DeepEqual(r.Robots, want) {
 		t.Errorf("Robots = %+v, want %+v", r.Robots, want)
 	}
@@ -401,11 +402,11 @@ func TestAnalyzeShared(t *testing.T) {
 	c := &Capture{Status: 200, Body: []byte("User-agent: Yandex\nDisallow: /a\nCrawl-delay: 3\n\nUser-agent: *\nDisallow: /\n")}
 	r := Analyze(c, &Options{Robots: rbs})
 	want := []Verdict{
-		{Robot: "YandexBot", State: "partly", Via: "fallback", Line: 2, CrawlDelay: 3},
-		{Robot: "YandexImages", State: "partly", Via: "fallback", Line: 2, CrawlDelay: 3},
-		{Robot: "GPTBot", State: "blocked", Via: "star", Line: 6},
-		{Robot: "ClaudeBot", State: "blocked", Via: "star", Line: 6},
-		{Robot: "YandexBot", State: "partly", Via: "fallback", Line: 2, CrawlDelay: 3},
+		{Robot: "YandexBot", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3},
+		{Robot: "YandexImages", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3},
+		{Robot: "GPTBot", State: "blocked", Via: "star", Line: 6, Group: 5},
+		{Robot: "ClaudeBot", State: "blocked", Via: "star", Line: 6, Group: 5},
+		{Robot: "YandexBot", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3},
 	}
 	if !reflect.DeepEqual(r.Robots, want) {
 		t.Errorf("Robots = %+v\nwant %+v", r.Robots, want)
@@ -538,8 +539,8 @@ func FuzzAnalyze(f *testing.F) {
 	rbs = append(rbs, agents.Robot{Token: "OldBot", Profile: "draft1996", Fetch: "draft1996"},
 		agents.Robot{Token: "Strict", Profile: "strict1994", Fetch: "nosuchpolicy"})
 	o := &Options{Robots: rbs}
-	states := map[string]bool{StateBlocked: true, StatePartly: true, StateOpen: true}
-	vias := map[string]bool{ViaNamed: true, ViaFallback: true, ViaStar: true, ViaNone: true}
+	states := map[string]bool{"blocked": true, "partly": true, "open": true}
+	vias := map[string]bool{"named": true, "fallback": true, "star": true, "none": true}
 	f.Fuzz(func(t *testing.T, body []byte, status int, ct, loc string, lint bool) {
 		if len(body) > MaxBody {
 			body = body[:MaxBody]
@@ -562,7 +563,7 @@ func FuzzAnalyze(f *testing.F) {
 			if v.Robot != rbs[i].Token || !states[v.State] || !vias[v.Via] || v.Line < 0 || v.Line > lines || v.CrawlDelay < 0 {
 				t.Fatalf("verdict %+v", v)
 			}
-			if (v.Via == ViaNone) != (v.Line == 0) {
+			if (v.Via == "none") != (v.Group == 0) || v.Via == "none" && v.Line != 0 {
 				t.Fatalf("verdict %+v: a line without a group, or a group without a line", v)
 			}
 		}

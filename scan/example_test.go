@@ -26,7 +26,7 @@ func ExampleAnalyze() {
 	// Output:
 	// example.co.uk 3 groups 3 rules
 	// GPTBot: blocked (named, line 2)
-	// Googlebot-Image: partly (fallback, line 5)
+	// Googlebot-Image: partly (fallback, line 0)
 	// AdsBot-Google: open (none, line 0)
 }
 
@@ -64,5 +64,5 @@ func ExampleNewWriter() {
 	w.Close()
 	// Output:
 	// url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,GPTBot_state,GPTBot_via,GPTBot_line,lint
-	// https://example.com/robots.txt,example.com,example.com,,200,,,false,30,false,1,1,0,partly,star,2,
+	// https://example.com/robots.txt,example.com,example.com,,200,,,false,30,false,1,1,0,partly,star,0,
 }

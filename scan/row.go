@@ -68,19 +68,26 @@ type AgentValue struct {
 	Line  int    `json:"line" parquet:"line"`
 }
 
-// A Verdict is what one robot does on the site.
+// A Verdict is what one robot does on the site: robots.Access in its
+// words ("open", "partly", "blocked"; "named", "fallback", "star",
+// "none"), as every command and the API report it, and the group's
+// Crawl-delay.
 type Verdict struct {
 	// Robot is the robot's token in the registry.
 	Robot string `json:"robot" parquet:"robot"`
-	// State is "blocked" when the robot may not fetch "/", "partly" when
-	// it may but some rule bars it from other paths, "open" otherwise.
+	// State is robots.Access.State: "blocked" (nothing allowed),
+	// "partly" (some paths allowed and some disallowed) or "open" (no
+	// path disallowed).
 	State string `json:"state" parquet:"state"`
-	// Via says how its group was found: "named" (a group names its
-	// token), "fallback" (a group names a token it falls back to), "star"
-	// (the "*" group) or "none".
+	// Via is robots.Access.Via: how its group was found, "named" (a
+	// group names its token), "fallback" (a group names a token it falls
+	// back to), "star" (the "*" groups) or "none" (no group, or no file).
 	Via string `json:"via" parquet:"via"`
-	// Line is the line that decided the state, 0 when none did.
-	Line int `json:"line" parquet:"line"`
+	// Line is the line of the rule that decides "/", 0 when none does;
+	// Group the line of the first User-agent line of its groups, 0 when
+	// none applies.
+	Line  int `json:"line" parquet:"line"`
+	Group int `json:"group" parquet:"group"`
 	// CrawlDelay is the group's Crawl-delay in seconds, 0 when none.
 	CrawlDelay float64 `json:"crawl_delay,omitempty" parquet:"crawl_delay"`
 }

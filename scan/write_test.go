@@ -154,7 +154,7 @@ func TestParquetSchema(t *testing.T) {
 		"outcomes":   {"policy", "outcome"},
 		"directives": {"key", "count"},
 		"agents":     {"value", "lower", "token", "line"},
-		"robots":     {"robot", "state", "via", "line", "crawl_delay"},
+		"robots":     {"robot", "state", "via", "line", "group", "crawl_delay"},
 		"lint":       nil,
 	}
 	for _, f := range s.Fields() {
@@ -234,8 +234,8 @@ func TestWriteCSV(t *testing.T) {
 	r0 := recs[1]
 	want0 := []string{"https://www.example.com/robots.txt", "www.example.com", "example.com", "2025-03-01T12:30:15.25Z", "200", "",
 		"text/plain", "false", "107", "false", "2", "2", "1",
-		"blocked", "named", "2", "partly", "star", "5", "partly", "star", "5", "open", "none", "0",
-		"partly", "star", "5", "partly", "star", "5", "partly", "star", "5", strings.Join(rows[0].Lint, " ")}
+		"blocked", "named", "2", "partly", "star", "0", "partly", "star", "0", "open", "none", "0",
+		"partly", "star", "0", "partly", "star", "0", "partly", "star", "0", strings.Join(rows[0].Lint, " ")}
 	if !slices.Equal(r0, want0) {
 		t.Errorf("row 1 %q\nwant %q", r0, want0)
 	}

@@ -296,10 +296,10 @@ func TestPipeline(t *testing.T) {
 	for _, c := range []struct {
 		host, robot, state, via string
 	}{
-		{"blocks-gptbot.example", "GPTBot", scan.StateBlocked, scan.ViaNamed},
-		{"blocks-gptbot.example", "CCBot", scan.StateOpen, scan.ViaStar},
-		{"missing.example", "GPTBot", scan.StateOpen, scan.ViaNone},
-		{"partly.example", "Googlebot", scan.StatePartly, scan.ViaStar},
+		{"blocks-gptbot.example", "GPTBot", "blocked", "named"},
+		{"blocks-gptbot.example", "CCBot", "open", "star"},
+		{"missing.example", "GPTBot", "open", "none"},
+		{"partly.example", "Googlebot", "partly", "star"},
 	} {
 		if v := verdict(c.host, c.robot); v.State != c.state || v.Via != c.via {
 			t.Errorf("%s, %s: %+v, want state %s via %s", c.host, c.robot, v, c.state, c.via)

@@ -225,7 +225,7 @@ func TestScanParquet(t *testing.T) {
 			t.Errorf("row %d:\nparquet %s\njsonl   %s", i, g, w)
 		}
 	}
-	if len(got[0].Robots) == 0 || got[0].Robots[0].State != scan.StateBlocked {
+	if len(got[0].Robots) == 0 || got[0].Robots[0].State != "blocked" {
 		t.Errorf("row 0: robots %+v, want every AI robot blocked", got[0].Robots)
 	}
 }
