@@ -1,9 +1,6 @@
 package robots
 
-import (
-	"bytes"
-	"io"
-)
+import "io"
 
 // Read reads a robots.txt body from rd as a robot reads it: at most
 // [MaxBytes]. When the body is longer, the rest is ignored, as Google
@@ -17,14 +14,20 @@ func Read(rd io.Reader) (body []byte, truncated bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
+	return Cut(body), len(body) > MaxBytes, nil
+}
+
+// Cut returns the part of body that robots read, as Read cuts it: all of
+// it up to MaxBytes, else its first MaxBytes bytes up to their last line
+// end, without the line the limit cuts through. It copies nothing.
+func Cut[T string | []byte](body T) T {
 	if len(body) <= MaxBytes {
-		return body, false, nil
+		return body
 	}
-	body = body[:MaxBytes]
-	if i := bytes.LastIndexAny(body, "\r\n"); i >= 0 {
-		body = body[:i+1]
-	} else {
-		body = body[:0]
+	for i := MaxBytes - 1; i >= 0; i-- {
+		if body[i] == '\n' || body[i] == '\r' {
+			return body[:i+1]
+		}
 	}
-	return body, true, nil
+	return body[:0]
 }

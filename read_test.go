@@ -34,6 +34,12 @@ func TestRead(t *testing.T) {
 			if truncated != tt.truncated || !bytes.Equal(got, []byte(tt.want)) {
 				t.Errorf("Read: %d bytes, truncated %v; want %d bytes, truncated %v", len(got), truncated, len(tt.want), tt.truncated)
 			}
+			if c := robots.Cut(tt.body); c != tt.want {
+				t.Errorf("Cut: %d bytes, want %d", len(c), len(tt.want))
+			}
+			if c := robots.Cut([]byte(tt.body)); !bytes.Equal(c, []byte(tt.want)) {
+				t.Errorf("Cut of bytes: %d bytes, want %d", len(c), len(tt.want))
+			}
 			if r := robots.Parse(got, robots.Google); strings.HasPrefix(tt.want, head) && r.Allowed("x", "/abd-secret") {
 				t.Errorf("/abd-secret allowed after Read, want disallowed by line 2")
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -70,11 +71,11 @@ func TestContextStops(t *testing.T) {
 				return err
 			}},
 			{"DiffContext", func(ctx context.Context) error {
-				_, err := DiffContext(ctx, []byte(src), []byte(strings.ReplaceAll(src, "Disallow", "Allow")), &DiffOptions{All: true})
+				_, err := change.CompareContext(ctx, []byte(src), []byte(strings.ReplaceAll(src, "Disallow", "Allow")), &change.Options{All: true})
 				return err
 			}},
 			{"EquivalentContext", func(ctx context.Context) error {
-				_, err := EquivalentContext(ctx, []byte(src), []byte(src+"Disallow: /zz\n"))
+				_, err := change.EquivalentContext(ctx, []byte(src), []byte(src+"Disallow: /zz\n"))
 				return err
 			}},
 		}
@@ -132,8 +133,8 @@ func TestContextSame(t *testing.T) {
 	if err != nil || len(us) == 0 || shown(a) != shown(b) {
 		t.Errorf("LeftoversContext differs from Leftovers: %v", err)
 	}
-	rep, err := DiffContext(ctx, src, fr.Output, nil)
-	if err != nil || fmt.Sprint(rep) != fmt.Sprint(Diff(src, fr.Output, nil)) {
+	rep, err := change.CompareContext(ctx, src, fr.Output, nil)
+	if err != nil || fmt.Sprint(rep) != fmt.Sprint(change.Compare(src, fr.Output, nil)) {
 		t.Errorf("DiffContext differs from Diff: %v", err)
 	}
 }

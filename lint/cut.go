@@ -8,29 +8,11 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// readEnd returns the length of the part of src that robots read, cut as
-// robots.Read cuts: all of it up to robots.MaxBytes, else up to the last
-// line terminator within the first robots.MaxBytes bytes, so that the line
-// the limit cuts through is not read at all. Google reads only the first
-// 500 KiB (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt),
+// readEnd returns the length of the part of src that robots read
+// (robots.Cut): Google reads only the first 500 KiB
+// (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt),
 // and RFC 9309 section 2.5 lets robots stop there.
-func readEnd(src string) int {
-	if len(src) <= robots.MaxBytes {
-		return len(src)
-	}
-	if i := strings.LastIndexAny(src[:robots.MaxBytes], "\r\n"); i >= 0 {
-		return i + 1
-	}
-	return 0
-}
-
-// readPart returns the part of src that robots read (readEnd).
-func readPart(src []byte) []byte {
-	if len(src) <= robots.MaxBytes {
-		return src
-	}
-	return src[:readEnd(string(src[:robots.MaxBytes+1]))]
-}
+func readEnd(src string) int { return len(robots.Cut(src)) }
 
 // cutGuard checks that fixes keep every line on its side of the end of
 // the part of the text that robots read. Equivalent compares that part

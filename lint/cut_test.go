@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/syntax"
 )
@@ -125,18 +126,18 @@ func TestEquivalentCut(t *testing.T) {
 		t.Fatal("the Googlebot group is not past the cut")
 	}
 	past := bytes.Replace(src, []byte("Disallow: /late-rule/"), []byte("Allow: /late-rule/"), 1)
-	if d := Equivalent(src, past); d != nil {
+	if d := change.Equivalent(src, past); d != nil {
 		t.Errorf("a change past the cut: %+v", *d)
 	}
 	moved := append(append(append([]byte(nil), late[1:]...), '\n'), append(append([]byte(nil), src[:i]...), src[i+len(late):]...)...)
-	if d := Equivalent(src, moved); d == nil {
+	if d := change.Equivalent(src, moved); d == nil {
 		t.Errorf("the Googlebot group moved before the cut: no difference")
 	}
 	// A rule moved across the cut by one fix of many: the probes of the
 	// rules that differ are tried even when the rest are sampled.
 	j := bytes.Index(src, []byte("Disallow: /dir59999/"))
 	one := append(append([]byte("User-agent: *\nDisallow: /dir59999/\n"), src[:j]...), src[j+len("Disallow: /dir59999/sub99/page.php\n"):]...)
-	if d := Equivalent(src, one); d == nil {
+	if d := change.Equivalent(src, one); d == nil {
 		t.Errorf("a rule moved from past the cut: no difference")
 	}
 }
@@ -147,7 +148,7 @@ func TestEquivalentLineCut(t *testing.T) {
 	long := "/" + strings.Repeat("b", syntax.MaxLineLen)
 	a := "User-agent: *\nDisallow " + long + "\n"
 	b := "User-agent: *\nDisallow: " + long + "\n"
-	if d := Equivalent([]byte(a), []byte(b)); d == nil {
+	if d := change.Equivalent([]byte(a), []byte(b)); d == nil {
 		t.Errorf("inserting a colon moves the line cut by one byte: no difference found")
 	}
 	res := Fix([]byte(a), nil)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/syntax"
 )
@@ -43,7 +44,7 @@ type FixResult struct {
 	// Changed lists, for the Intent fixes applied, a URL whose verdict
 	// they changed, when there is one; nil when the output reads as the
 	// input does.
-	Changed *Difference
+	Changed *change.Difference
 
 	// findings are the checks' findings on Output under findingsCfg,
 	// when the fixer's last round read Output (Leftovers).
@@ -57,7 +58,7 @@ type Refusal struct {
 	Diagnostic
 	// Difference is a URL whose verdict the fix changes; its URL is ""
 	// when the fix was refused for Reason alone.
-	Difference Difference
+	Difference change.Difference
 	// Reason says why the fix was refused when that is more than a
 	// changed verdict: "" or CutReason.
 	Reason string
@@ -115,24 +116,24 @@ func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, e
 	var (
 		stop error
 		f    *syntax.File
-		pr   *prover
+		pr   *change.Prover
 		// The findings of the last round, and the text they are of.
 		lastDs []Diagnostic
 		lastOf string
 	)
-	equivalent := func(a, b string) *Difference {
+	equivalent := func(a, b string) *change.Difference {
 		if stop != nil {
 			return nil
 		}
 		p := pr
 		switch {
 		case a != cur: // not so today; proved the long way
-			p = newProver([]byte(a))
+			p = change.NewProver([]byte(a), nil)
 		case pr == nil:
-			pr = newProverOf([]byte(cur), f)
+			pr = change.NewProver([]byte(cur), f)
 			p = pr
 		}
-		d, err := p.against(ctx, unsafe.Slice(unsafe.StringData(b), len(b)))
+		d, err := p.Against(ctx, unsafe.Slice(unsafe.StringData(b), len(b)))
 		if err != nil {
 			stop = err
 		}
@@ -262,7 +263,7 @@ func LayoutFix(d *Diagnostic) bool {
 // halved until the fixes at fault are alone, and refuse is told about
 // each. equivalent is Equivalent (under FixContext's context). It returns
 // the new text and the fixes applied.
-func applySafe(cur string, ds []Diagnostic, equivalent func(a, b string) *Difference, refuse func(Refusal)) (string, []Diagnostic) {
+func applySafe(cur string, ds []Diagnostic, equivalent func(a, b string) *change.Difference, refuse func(Refusal)) (string, []Diagnostic) {
 	cut := &cutGuard{src: cur, end: readEnd(cur)} // parsed when the text is long
 	// verify returns nil when ds keep the reading, else the refusal.
 	verify := func(ds []Diagnostic) *Refusal {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/pattern"
 	"github.com/robotskit/robots/syntax"
 )
@@ -138,7 +139,7 @@ func Format(src []byte) ([]byte, error) {
 	if err := p.layoutCut(out, ends); err != nil {
 		return src, err
 	}
-	if d := Equivalent(src, out); d != nil {
+	if d := change.Equivalent(src, out); d != nil {
 		return src, fmt.Errorf("the layout would change %s's verdict for %s under %v; file left as it is", d.Agent, d.URL, d.Profile)
 	}
 	return out, nil

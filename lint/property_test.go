@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/change"
+	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -39,28 +42,28 @@ func checkFixProperty(t *testing.T, name string, src []byte) {
 	}
 }
 
-func deepDifference(a, b []byte) *Difference {
+func deepDifference(a, b []byte) *change.Difference {
 	fa, fb := syntax.Parse("", a), syntax.Parse("", b)
 	// Bounded so that the corpus run stays in minutes: at most 16 agents
 	// and an even sample of 4,096 URLs (the fixer itself checks up to
 	// maxProbes URLs for every agent).
 	var ags []string
-	for _, a := range probeAgents(fa, fb)[:min(8, len(probeAgents(fa, fb)))] {
+	for _, a := range testAgents(fa, fb)[:min(8, len(testAgents(fa, fb)))] {
 		ags = append(ags, a, strings.ToUpper(a))
 	}
 	var urls []string
-	all := probeURLs(fa, fb)
+	all, _ := probe.Paths(context.Background(), fa, fb)
 	step := max(1, len(all)*3/4096)
 	for i := 0; i < len(all); i += step {
 		u := all[i]
 		urls = append(urls, u, u+"?q=1", strings.ToUpper(u))
 	}
-	for _, prof := range equivProfiles {
+	for _, prof := range []robots.Profile{robots.Google, robots.RFC9309} {
 		ra, rb := robots.Compile(fa, prof), robots.Compile(fb, prof)
 		for _, ag := range ags {
 			for _, u := range urls {
 				if x, y := ra.Allowed(ag, u), rb.Allowed(ag, u); x != y {
-					return &Difference{Profile: prof, Agent: ag, URL: u, Before: x, After: y}
+					return &change.Difference{Profile: prof, Agent: ag, URL: u, Before: x, After: y}
 				}
 			}
 		}
@@ -88,8 +91,8 @@ func TestFixRefuses(t *testing.T) {
 	src := "User-agent: *\nDisallow: /a\n"
 	d := Diagnostic{Check: rb401, Offset: 14, Fix: &SuggestedFix{ID: "FX99", Class: Preserving,
 		Edits: []Edit{{Start: 14, End: 26, New: "Disallow: /b"}}}}
-	var refusedDiff *Difference
-	equivalent := func(a, b string) *Difference { return Equivalent([]byte(a), []byte(b)) }
+	var refusedDiff *change.Difference
+	equivalent := func(a, b string) *change.Difference { return change.Equivalent([]byte(a), []byte(b)) }
 	out, applied := applySafe(src, []Diagnostic{d}, equivalent, func(r Refusal) { refusedDiff = &r.Difference })
 	if out != src || len(applied) != 0 {
 		t.Errorf("applySafe applied a verdict-changing fix: %q", out)
@@ -97,7 +100,7 @@ func TestFixRefuses(t *testing.T) {
 	if refusedDiff == nil || refusedDiff.URL == "" {
 		t.Fatalf("applySafe did not report the difference")
 	}
-	if Equivalent([]byte(src), []byte("User-agent: *\nDisallow: /b\n")) == nil {
+	if change.Equivalent([]byte(src), []byte("User-agent: *\nDisallow: /b\n")) == nil {
 		t.Errorf("Equivalent misses a changed rule")
 	}
 }
@@ -141,4 +144,26 @@ func FuzzFix(f *testing.F) {
 		Run(syntax.Parse("", src), &Config{Thorough: true})
 		checkFixProperty(t, "fuzz", src)
 	})
+}
+
+// testAgents returns the product tokens of the User-agent lines of the
+// files, in lower case, after one that no file names (it reads the "*"
+// groups).
+func testAgents(files ...*syntax.File) []string {
+	seen := map[string]bool{}
+	out := []string{"OtherBot-test"}
+	for _, f := range files {
+		for i := range f.Lines {
+			l := &f.Lines[i]
+			if l.Kind != syntax.DirectiveLine || l.Field != syntax.UserAgent {
+				continue
+			}
+			k := strings.ToLower(robots.LineToken(f.Text(l.Value)))
+			if k != "" && !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }

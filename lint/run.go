@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/arena"
 	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/internal/textedit"
@@ -179,7 +180,7 @@ type pass struct {
 	polls uint
 	// prover compares the file with edited copies (equivalentTo), made
 	// when first needed.
-	prover *prover
+	prover *change.Prover
 	// groupKeys holds each group's agent keys (groupsKeys), made when
 	// first needed.
 	groupKeys [][]string
@@ -193,7 +194,7 @@ type pass struct {
 // equivalentTo is EquivalentContext for the pass's text and b, under the
 // pass's context: the first failure stays in p.err. The pass's text is
 // read once, however many fixes its checks try.
-func (p *pass) equivalentTo(b string) (*Difference, error) {
+func (p *pass) equivalentTo(b string) (*change.Difference, error) {
 	ctx := p.ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -205,11 +206,11 @@ func (p *pass) equivalentTo(b string) (*Difference, error) {
 		return nil, err
 	}
 	if p.prover == nil {
-		p.prover = newProverOf([]byte(p.src), p.file)
+		p.prover = change.NewProver([]byte(p.src), p.file)
 	}
 	// A view of b, not a copy: the prover only reads it, and keeps
 	// nothing of it (robots.Parse and syntax.Parse copy what they keep).
-	d, err := p.prover.against(ctx, unsafe.Slice(unsafe.StringData(b), len(b)))
+	d, err := p.prover.Against(ctx, unsafe.Slice(unsafe.StringData(b), len(b)))
 	if err != nil && p.err == nil {
 		p.err = err
 	}

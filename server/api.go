@@ -11,6 +11,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/sitecheck"
 	"github.com/robotskit/robots/internal/wire"
@@ -172,7 +173,7 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 	if len(req.Enable) > 0 {
 		// What the intent fixes change, per family, before anyone
 		// downloads the file.
-		if resp.Changes, err = lint.DiffContext(ctx, body, fr.Output, &lint.DiffOptions{All: cfg.AllRobots}); err != nil {
+		if resp.Changes, err = change.CompareContext(ctx, body, fr.Output, &change.Options{All: cfg.AllRobots}); err != nil {
 			return nil, err
 		}
 	}

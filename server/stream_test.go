@@ -11,6 +11,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/page"
@@ -45,7 +46,7 @@ func TestEncodeJSON(t *testing.T) {
 	fr := lint.Fix(src, &lint.FixOptions{Config: *cfg, Enable: []string{"all"}})
 	fixed, text := string(fr.Output), string(src)
 	full := &wire.CheckResponse{Diagnostics: wire.Diagnostics(ds), Fixed: &fixed, Fetch: &wire.FetchTrace{Status: 200}, Robots: &text,
-		Unfixed: wire.Leftovers(lint.Leftovers(fr, cfg)), Changes: lint.Diff(src, fr.Output, nil)}
+		Unfixed: wire.Leftovers(lint.Leftovers(fr, cfg)), Changes: change.Compare(src, fr.Output, nil)}
 	for name, v := range map[string]any{
 		"check":       full,
 		"check empty": &wire.CheckResponse{Diagnostics: []wire.Diagnostic{}},

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/sitecheck"
 	"github.com/robotskit/robots/internal/textedit"
@@ -509,7 +510,7 @@ func runFix(e *env, args []string) error {
 			// The verdicts the intent fixes change, per robot family, as
 			// robots diff shows them, before anything is written.
 			fmt.Fprintf(e.stderr, "%s: the intent fixes change what robots do:\n", clean(src.name))
-			rep := lint.Diff(src.body, res.Output, &lint.DiffOptions{All: *set == "all"})
+			rep := change.Compare(src.body, res.Output, &change.Options{All: *set == "all"})
 			if err := writeDiffText(e.stderr, src.name, src.name+" (fixed)", rep); err != nil {
 				return err
 			}

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/fetch"
-	"github.com/robotskit/robots/lint"
 )
 
 var diffCmd = &command{
@@ -84,14 +84,14 @@ func runDiff(e *env, args []string) error {
 		srcs[i] = src
 	}
 	stop := progress(e, "comparing "+ins[0].name+" and "+ins[1].name)
-	rep := lint.Diff(srcs[0], srcs[1], &lint.DiffOptions{All: *set == "all", URLs: urls})
+	rep := change.Compare(srcs[0], srcs[1], &change.Options{All: *set == "all", URLs: urls})
 	stop()
 	var err error
 	if *format == "json" {
 		err = writeJSON(e.stdout, struct {
 			Old string `json:"old"`
 			New string `json:"new"`
-			*lint.DiffReport
+			*change.Report
 		}{ins[0].name, ins[1].name, rep})
 	} else {
 		err = writeDiffText(e.stdout, ins[0].name, ins[1].name, rep)
@@ -149,7 +149,7 @@ const otherRobots = "* (other robots)"
 // names them; in a block, the paths whose verdicts and deciding lines
 // change alike share an entry: the paths, then the verdict and deciding
 // line of the old and of the new version.
-func writeDiffText(w io.Writer, oldName, newName string, rep *lint.DiffReport) error {
+func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "old: %s\nnew: %s\n", clean(oldName), clean(newName))
 	var fams []string
@@ -163,7 +163,7 @@ func writeDiffText(w io.Writer, oldName, newName string, rep *lint.DiffReport) e
 	b.WriteString(wrapWords(fmt.Sprintf("compared: %s robots on %s", andList(fams), what), "  ", width))
 
 	type block struct {
-		changes []lint.DiffChange
+		changes []change.URLChange
 		fams    []string
 		names   map[string][]string // by family
 	}
@@ -212,7 +212,7 @@ func writeDiffText(w io.Writer, oldName, newName string, rep *lint.DiffReport) e
 		// entry.
 		var order []string
 		paths := map[string][]string{}
-		sides := map[string]lint.DiffChange{}
+		sides := map[string]change.URLChange{}
 		for _, c := range bl.changes {
 			k := fmt.Sprintf("%v\x00%s\x00%v\x00%s", c.Old.Allowed, c.Old.Why, c.New.Allowed, c.New.Why)
 			if _, ok := sides[k]; !ok {
@@ -235,7 +235,7 @@ func writeDiffText(w io.Writer, oldName, newName string, rep *lint.DiffReport) e
 			c := sides[k]
 			for _, side := range []struct {
 				label string
-				v     lint.DiffVerdict
+				v     change.Verdict
 			}{{"old", c.Old}, {"new", c.New}} {
 				head := fmt.Sprintf("    %s  %-10s  ", side.label, verdict(side.v.Allowed))
 				fmt.Fprintf(&b, "%s%s\n", head, shorten(clean(side.v.Why), width-utf8.RuneCountInString(head)))
@@ -266,7 +266,7 @@ func noun(probed bool) string {
 
 // diffKey identifies a list of changes, so that robots with the same
 // changes are shown once.
-func diffKey(cs []lint.DiffChange) string {
+func diffKey(cs []change.URLChange) string {
 	var b strings.Builder
 	for _, c := range cs {
 		fmt.Fprintf(&b, "%s\x00%v\x00%s\x00%v\x00%s\x01", c.URL, c.Old.Allowed, c.Old.Why, c.New.Allowed, c.New.Why)

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/lint"
 )
 
@@ -20,7 +21,7 @@ type CheckResponse struct {
 	Unfixed []Unfixed `json:"unfixed,omitempty"`
 	// Changes are the verdicts that the enabled intent fixes change, per
 	// robot family, when the request enabled some; only the API sends it.
-	Changes *lint.DiffReport `json:"changes,omitempty"`
+	Changes *change.Report `json:"changes,omitempty"`
 }
 
 // Unfixed is a finding of the corrected file and why the fixer left it.

@@ -1,4 +1,4 @@
-package lint
+package change
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // changesOf returns the changes of robot name under profile p, and
 // whether the report compared that robot.
-func changesOf(rep *DiffReport, p robots.Profile, name string) ([]DiffChange, bool) {
+func changesOf(rep *Report, p robots.Profile, name string) ([]URLChange, bool) {
 	for _, f := range rep.Families {
 		if f.Profile != p {
 			continue
@@ -31,7 +31,7 @@ func changesOf(rep *DiffReport, p robots.Profile, name string) ([]DiffChange, bo
 }
 
 // urlsOf lists the URLs of changes.
-func urlsOf(cs []DiffChange) []string {
+func urlsOf(cs []URLChange) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, c.URL)
@@ -52,7 +52,7 @@ func TestDiffExample(t *testing.T) {
 	s = strings.Replace(s, "Allow: /private/press/\n", "", 1)
 	s = strings.Replace(s, "Disalow: /nobing/", "Disallow: /nobing/", 1)
 	s = strings.Replace(s, "Sitemap:", "User-agent: GPTBot\nDisallow: /\n\nSitemap:", 1)
-	rep := Diff(old, []byte(s), nil)
+	rep := Compare(old, []byte(s), nil)
 	if !rep.Changed || !rep.Probed {
 		t.Fatalf("Changed %v, Probed %v", rep.Changed, rep.Probed)
 	}
@@ -102,7 +102,7 @@ func TestDiffExample(t *testing.T) {
 		}
 	}
 
-	all := Diff(old, []byte(s), &DiffOptions{All: true})
+	all := Compare(old, []byte(s), &Options{All: true})
 	if n := len(all.Families); n != 6 || all.Families[4].Profile != robots.Draft1996 || all.Families[5].Profile != robots.Strict1994 {
 		t.Errorf("All: %d families", n)
 	}
@@ -121,7 +121,7 @@ func TestDiffExample(t *testing.T) {
 func TestDiffNamedOnly(t *testing.T) {
 	old := "User-agent: *\nDisallow: /a\n\nUser-agent: FooBot\nUser-agent: BarBot/2.1\nDisallow: /b\n"
 	new := "User-agent: *\nDisallow: /a\n\nUser-agent: FooBot\nUser-agent: BarBot/2.1\nDisallow: /c\n"
-	rep := Diff([]byte(old), []byte(new), nil)
+	rep := Compare([]byte(old), []byte(new), nil)
 	for _, f := range rep.Families {
 		for _, rb := range f.Robots {
 			switch rb.Name {
@@ -143,7 +143,7 @@ func TestDiffNamedOnly(t *testing.T) {
 func TestDiffNone(t *testing.T) {
 	old := "# v1\nUser-agent: *\nDisallow: /a\nCrawl-delay: 1\n"
 	new := "User-agent: *\nDisallow: /a\nCrawl-delay: 9\nSitemap: https://example.com/s.xml\n"
-	rep := Diff([]byte(old), []byte(new), &DiffOptions{All: true})
+	rep := Compare([]byte(old), []byte(new), &Options{All: true})
 	if rep.Changed {
 		t.Errorf("Changed: %+v", rep)
 	}
@@ -159,15 +159,15 @@ func TestDiffNone(t *testing.T) {
 // TestDiffURLs: the URLs given are decided as given; a path that starts
 // with "//" is reported as the path.
 func TestDiffURLs(t *testing.T) {
-	rep := Diff([]byte("User-agent: *\nDisallow: /a\n"), []byte("User-agent: *\nDisallow: /b\n"),
-		&DiffOptions{URLs: []string{"https://example.com/a/x", "/b", "/c"}})
+	rep := Compare([]byte("User-agent: *\nDisallow: /a\n"), []byte("User-agent: *\nDisallow: /b\n"),
+		&Options{URLs: []string{"https://example.com/a/x", "/b", "/c"}})
 	if rep.Probed || !reflect.DeepEqual(rep.URLs, []string{"https://example.com/a/x", "/b", "/c"}) {
 		t.Errorf("Probed %v, URLs %v", rep.Probed, rep.URLs)
 	}
 	if cs, _ := changesOf(rep, robots.Google, "Googlebot"); !reflect.DeepEqual(urlsOf(cs), []string{"https://example.com/a/x", "/b"}) {
 		t.Errorf("Googlebot: %v", urlsOf(cs))
 	}
-	rep = Diff([]byte("User-agent: *\nDisallow: //x\n"), nil, nil)
+	rep = Compare([]byte("User-agent: *\nDisallow: //x\n"), nil, nil)
 	if cs, _ := changesOf(rep, robots.RFC9309, "*"); len(cs) == 0 || cs[0].URL != "//x" {
 		t.Errorf("//x: %v", urlsOf(cs))
 	}
@@ -178,7 +178,7 @@ func TestDiffURLs(t *testing.T) {
 func TestDiffMaxBytes(t *testing.T) {
 	pad := strings.Repeat("# "+strings.Repeat("p", 77)+"\n", robots.MaxBytes/80+1)
 	old := "User-agent: *\nDisallow: /a\n" + pad
-	rep := Diff([]byte(old), []byte(old+"Disallow: /late\n"), nil)
+	rep := Compare([]byte(old), []byte(old+"Disallow: /late\n"), nil)
 	if rep.Changed {
 		t.Errorf("a rule past 500 KiB changed a verdict")
 	}
@@ -202,7 +202,7 @@ func TestDiffAgreesWithEquivalent(t *testing.T) {
 	for _, pr := range pairs {
 		a, b := []byte(pr[0]), []byte(pr[1])
 		d := Equivalent(a, b)
-		rep := Diff(a, b, nil)
+		rep := Compare(a, b, nil)
 		changed := false
 		found := d == nil
 		for _, f := range rep.Families {
@@ -232,17 +232,17 @@ func TestDiffSharedVerdicts(t *testing.T) {
 		"User-agent: Googlebot\nDisallow: /g\n\nUser-agent: AdsBot-Google\nDisallow: /ads\n"
 	new := "User-agent: *\nDisallow: /a\n\nUser-agent: FooBot\nDisallow: /f2\n\nUser-agent: BarBot\nUser-agent: MJ12bot\nDisallow: /f\n\n" +
 		"User-agent: Googlebot-Image\nDisallow: /img\n\nUser-agent: Googlebot\nDisallow: /g\n"
-	rep := Diff([]byte(old), []byte(new), &DiffOptions{All: true})
+	rep := Compare([]byte(old), []byte(new), &Options{All: true})
 	fo, fn := syntax.Parse("", []byte(old)), syntax.Parse("", []byte(new))
 	ro, rn := robots.CompileAll(fo), robots.CompileAll(fn)
 	for _, f := range rep.Families {
 		for _, rb := range f.Robots {
 			a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
-			var want []DiffChange
+			var want []URLChange
 			for i, u := range probeURLs(fo, fn) {
 				x, y := ro.Rules(f.Profile).Decide(a, u), rn.Rules(f.Profile).Decide(a, u)
 				if x.Allowed != y.Allowed {
-					want = append(want, DiffChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
+					want = append(want, URLChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
 				}
 			}
 			if len(want) == 0 && len(rb.Changes) == 0 {
@@ -286,7 +286,7 @@ func TestDiffLargeFiles(t *testing.T) {
 			break
 		}
 	}
-	rep := Diff([]byte(old), []byte(new), nil)
+	rep := Compare([]byte(old), []byte(new), nil)
 	cs, _ := changesOf(rep, robots.RFC9309, "*")
 	found := false
 	for _, c := range cs {

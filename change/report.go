@@ -1,4 +1,4 @@
-package lint
+package change
 
 import (
 	"bytes"
@@ -12,9 +12,9 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// DiffOptions says what Diff compares. The zero value, like a nil
-// *DiffOptions, compares the major families on the paths the files imply.
-type DiffOptions struct {
+// Options says what Diff compares. The zero value, like a nil
+// *Options, compares the major families on the paths the files imply.
+type Options struct {
 	// All adds the families of the old standards, draft1996 and
 	// strict1994, to the major ones.
 	All bool
@@ -24,31 +24,31 @@ type DiffOptions struct {
 	URLs []string
 }
 
-// A DiffReport is how two versions of a robots.txt differ for robots:
+// A Report is how two versions of a robots.txt differ for robots:
 // per robot family and robot, the URLs whose verdict changes.
-type DiffReport struct {
+type Report struct {
 	// Probed is set when the URLs were derived from the files' rules.
 	Probed bool `json:"probed"`
 	// URLs are the URLs or paths decided, in order.
 	URLs []string `json:"urls"`
 	// Families holds one entry per family compared: google, bing,
-	// yandex and rfc9309, then with DiffOptions.All draft1996 and
+	// yandex and rfc9309, then with Options.All draft1996 and
 	// strict1994.
-	Families []DiffFamily `json:"families"`
+	Families []FamilyReport `json:"families"`
 	// Changed reports that some verdict changes.
 	Changed bool `json:"changed"`
 }
 
-// A DiffFamily is one robot family's reading of both files: the profile
+// A FamilyReport is one robot family's reading of both files: the profile
 // it reads them with and its robots.
-type DiffFamily struct {
+type FamilyReport struct {
 	Profile robots.Profile `json:"profile"`
-	Robots  []DiffRobot    `json:"robots"`
+	Robots  []Robot    `json:"robots"`
 }
 
-// A DiffRobot is one robot of a family and the URLs whose verdict
+// A Robot is one robot of a family and the URLs whose verdict
 // changes for it.
-type DiffRobot struct {
+type Robot struct {
 	// Name is the robot's token as the registry or the file spells it,
 	// or "*" for the robots that no group names.
 	Name string `json:"robot"`
@@ -63,19 +63,19 @@ type DiffRobot struct {
 	Named bool `json:"named"`
 	// Changes are the URLs whose verdict changes, in URL order; empty
 	// when the robot reads both files alike.
-	Changes []DiffChange `json:"changes"`
+	Changes []URLChange `json:"changes"`
 }
 
-// A DiffChange is a URL that the old and the new file decide differently
+// A URLChange is a URL that the old and the new file decide differently
 // for one robot.
-type DiffChange struct {
+type URLChange struct {
 	URL string      `json:"url"`
-	Old DiffVerdict `json:"old"`
-	New DiffVerdict `json:"new"`
+	Old Verdict `json:"old"`
+	New Verdict `json:"new"`
 }
 
-// A DiffVerdict is one file's verdict on a URL, with what decided it.
-type DiffVerdict struct {
+// A Verdict is one file's verdict on a URL, with what decided it.
+type Verdict struct {
 	Allowed bool `json:"allowed"`
 	// Line is the deciding rule's line, 0 when no rule decided; Rule is
 	// that line's directive as written ("Disallow: /private/").
@@ -111,7 +111,7 @@ var diffMain = map[robots.Profile]string{
 }
 
 // Diff compares how robots read two versions of a robots.txt: for each
-// robot family (DiffReport.Families), its robot (Googlebot for google, bingbot
+// robot family (Report.Families), its robot (Googlebot for google, bingbot
 // for bing, YandexBot for yandex), every robot a User-agent line of either
 // file names, read as that family reads it (the registry's token chain and
 // quirks for a known robot, the product token otherwise), and "*", the
@@ -122,23 +122,23 @@ var diffMain = map[robots.Profile]string{
 // are a sample (large files), also every probe of the rules that differ
 // between them; so a difference Equivalent finds shows in Diff too. Each
 // file is read as robots read it: its first 500 KiB (robots.Read).
-func Diff(oldSrc, newSrc []byte, opt *DiffOptions) *DiffReport {
-	rep, _ := DiffContext(context.Background(), oldSrc, newSrc, opt)
+func Compare(oldSrc, newSrc []byte, opt *Options) *Report {
+	rep, _ := CompareContext(context.Background(), oldSrc, newSrc, opt)
 	return rep
 }
 
-// DiffContext is Diff that stops when ctx ends: it looks at ctx before
+// CompareContext is Diff that stops when ctx ends: it looks at ctx before
 // each robot and every few hundred URLs, and returns no report and ctx's
 // error when it ended.
-func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (*DiffReport, error) {
+func CompareContext(ctx context.Context, oldSrc, newSrc []byte, opt *Options) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if opt == nil {
-		opt = &DiffOptions{}
+		opt = &Options{}
 	}
 	fo, fn := diffParse(oldSrc), diffParse(newSrc)
-	rep := &DiffReport{Families: []DiffFamily{}}
+	rep := &Report{Families: []FamilyReport{}}
 	urls := opt.URLs
 	if len(urls) == 0 {
 		var err error
@@ -161,17 +161,17 @@ func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fam := DiffFamily{Profile: p, Robots: []DiffRobot{}}
+		fam := FamilyReport{Profile: p, Robots: []Robot{}}
 		oldRules, newRules := robots.Compile(fo, p), robots.Compile(fn, p)
 		// Robots that obey the same groups of both files get the same
 		// verdicts: they are decided once.
-		done := map[string][]DiffChange{}
+		done := map[string][]URLChange{}
 		for _, rb := range diffRobots(p, named) {
 			a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
 			k := diffGroups(oldRules, a) + "|" + diffGroups(newRules, a)
 			cs, ok := done[k]
 			if !ok {
-				cs = []DiffChange{}
+				cs = []URLChange{}
 				for i, u := range urls {
 					if i%equivPoll == 0 {
 						if err := ctx.Err(); err != nil {
@@ -182,7 +182,7 @@ func DiffContext(ctx context.Context, oldSrc, newSrc []byte, opt *DiffOptions) (
 					if x.Allowed == y.Allowed {
 						continue
 					}
-					cs = append(cs, DiffChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
+					cs = append(cs, URLChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
 				}
 				done[k] = cs
 			}
@@ -217,8 +217,8 @@ func diffShown(u string) string {
 // in order of first appearance: a known robot as the registry has it, by
 // the value up to its first '/' or white space, else the value's product
 // token as a plain robot. "*" and values without a token are left out.
-func diffNamed(files ...*syntax.File) []DiffRobot {
-	var out []DiffRobot
+func diffNamed(files ...*syntax.File) []Robot {
+	var out []Robot
 	seen := map[string]bool{}
 	for _, f := range files {
 		for i := range f.Lines {
@@ -227,22 +227,22 @@ func diffNamed(files ...*syntax.File) []DiffRobot {
 				continue
 			}
 			v := strings.TrimSpace(f.Text(l.Value))
-			if agentKey(nil, v) == "*" {
+			if agentKey(v) == "*" {
 				continue
 			}
 			name := v
 			if j := strings.IndexAny(name, "/ \t"); j >= 0 {
 				name = name[:j]
 			}
-			var rb DiffRobot
+			var rb Robot
 			if r, ok := agents.Lookup(name); ok && name != "" {
-				rb = DiffRobot{Name: r.Token, Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()}
+				rb = Robot{Name: r.Token, Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()}
 			} else {
 				tok := v[:len(v)-len(strings.TrimLeft(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"))]
 				if tok == "" {
 					continue
 				}
-				rb = DiffRobot{Name: tok, Tokens: []string{tok}}
+				rb = Robot{Name: tok, Tokens: []string{tok}}
 			}
 			if k := strings.ToLower(rb.Name); !seen[k] {
 				seen[k] = true
@@ -256,12 +256,12 @@ func diffNamed(files ...*syntax.File) []DiffRobot {
 
 // diffRobots returns the robots of family p: its own robot, the robots
 // the files name (once: the family's own robot is not repeated), and "*".
-func diffRobots(p robots.Profile, named []DiffRobot) []DiffRobot {
-	var out []DiffRobot
+func diffRobots(p robots.Profile, named []Robot) []Robot {
+	var out []Robot
 	own := ""
 	if tok, ok := diffMain[p]; ok {
 		if r, ok := agents.Lookup(tok); ok {
-			out = append(out, DiffRobot{Name: r.Token, Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()})
+			out = append(out, Robot{Name: r.Token, Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()})
 			own = strings.ToLower(r.Token)
 		}
 	}
@@ -273,7 +273,7 @@ func diffRobots(p robots.Profile, named []DiffRobot) []DiffRobot {
 		rb.Tokens = append([]string(nil), rb.Tokens...)
 		out = append(out, rb)
 	}
-	return append(out, DiffRobot{Name: "*", Tokens: []string{"*"}})
+	return append(out, Robot{Name: "*", Tokens: []string{"*"}})
 }
 
 // diffGroups identifies the groups of r that robot a obeys: the lines
@@ -287,8 +287,8 @@ func diffGroups(r *robots.Rules, a robots.Agent) string {
 }
 
 // diffVerdict describes decision d of file f.
-func diffVerdict(f *syntax.File, d robots.Decision) DiffVerdict {
-	v := DiffVerdict{Allowed: d.Allowed, Line: d.Line, Group: d.Group, Reason: d.Reason.String()}
+func diffVerdict(f *syntax.File, d robots.Decision) Verdict {
+	v := Verdict{Allowed: d.Allowed, Line: d.Line, Group: d.Group, Reason: d.Reason.String()}
 	switch d.Reason {
 	case robots.Matched:
 		key, value := d.Rule.String(), d.Pattern

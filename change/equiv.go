@@ -1,4 +1,11 @@
-package lint
+// Package change says how two versions of a robots.txt differ for the
+// robots that read them: Equivalent proves that robots of the google and
+// rfc9309 profiles read two texts the same way (the checker's fixer keeps
+// only fixes it proves), and Compare reports what changes, in the files'
+// own rules: which rule lines were added, removed or are now read
+// differently, for which robots, with the paths they cover, and the
+// verdicts that change as evidence.
+package change
 
 import (
 	"context"
@@ -22,7 +29,7 @@ type Difference struct {
 }
 
 // otherBot is the probe agent that no file names: it reads the "*" groups.
-const otherBot = "OtherBot-lint-probe"
+const otherBot = "OtherBot-change-probe"
 
 // maxProbes bounds the URLs Equivalent tries (probe.Max).
 const maxProbes = probe.Max
@@ -69,12 +76,13 @@ func EquivalentContext(ctx context.Context, a, b []byte) (*Difference, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return newProver(a).against(ctx, b)
+	return NewProver(a, nil).Against(ctx, b)
 }
 
-// A prover compares one text with others, as Equivalent does, reading the
-// first text once.
-type prover struct {
+// A Prover compares one text with others, as Equivalent does, reading the
+// first text once: the checker's fixer proves each of its edits against
+// the text it edits with one Prover.
+type Prover struct {
 	fa *syntax.File
 	ra [2]*robots.Rules // of fa, under equivProfiles
 	// keys holds, by profile and agent, the keys of the rules of ra that
@@ -87,30 +95,29 @@ type prover struct {
 	named  map[string]bool
 }
 
-func newProver(a []byte) *prover { return newProverOf(a, nil) }
-
-// newProverOf is newProver for a text whose parse, when it has one, is f.
-func newProverOf(a []byte, f *syntax.File) *prover {
-	part := readPart(a)
+// NewProver returns a Prover of the text a, whose parse, when the caller
+// has one, is f (nil: NewProver parses a).
+func NewProver(a []byte, f *syntax.File) *Prover {
+	part := robots.Cut(a)
 	if f == nil || len(part) != len(a) {
 		f = syntax.Parse("", part)
 	}
-	pr := &prover{fa: f}
+	pr := &Prover{fa: f}
 	for i, prof := range equivProfiles {
 		pr.ra[i] = robots.Compile(pr.fa, prof)
 	}
 	return pr
 }
 
-// against is EquivalentContext(ctx, a, b) for the prover's text a.
+// Against is EquivalentContext(ctx, a, b) for the prover's text a.
 //
 // The text b is compiled straight from its bytes (robots.Parse makes the
 // rules robots.Compile makes of its tree) and its agents come from its
 // compiled groups: its tree is built only when the rules of some agent
 // differ and probe URLs are needed. A fix's proof on a long file thus
 // costs the rules of the edited text, not a second tree.
-func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
-	part := readPart(b)
+func (pr *Prover) Against(ctx context.Context, b []byte) (*Difference, error) {
+	part := robots.Cut(b)
 	var rb [2]*robots.Rules
 	for i, prof := range equivProfiles {
 		rb[i] = robots.Parse(part, prof)
@@ -128,7 +135,7 @@ func (pr *prover) against(ctx context.Context, b []byte) (*Difference, error) {
 	for _, r := range rb {
 		for _, g := range r.Groups() {
 			for _, v := range g.Agents {
-				if k := agentKey(nil, v); k != "" && k != "*" && !pr.named[k] && !seen[k] {
+				if k := agentKey(v); k != "" && k != "*" && !pr.named[k] && !seen[k] {
 					if seen == nil {
 						seen = map[string]bool{}
 					}
@@ -288,7 +295,7 @@ func probeAgents(files ...*syntax.File) []string {
 			if l.Kind != syntax.DirectiveLine || l.Field != syntax.UserAgent {
 				continue
 			}
-			k := agentKey(nil, f.Text(l.Value))
+			k := agentKey(f.Text(l.Value))
 			if k == "" || k == "*" || seen[k] {
 				continue
 			}
@@ -297,4 +304,13 @@ func probeAgents(files ...*syntax.File) []string {
 		}
 	}
 	return out
+}
+
+// agentKey returns what a User-agent value names: "*" for "*" and "* x",
+// else its product token (robots.LineToken) in lower case, "" for none.
+func agentKey(v string) string {
+	if v == "*" || len(v) > 1 && v[0] == '*' && (v[1] == ' ' || v[1] == '\t') {
+		return "*"
+	}
+	return strings.ToLower(robots.LineToken(v))
 }
