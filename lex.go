@@ -70,7 +70,7 @@ func (b *builder) scanned(text string, l *lines.Line, line int32) {
 		}
 		return
 	}
-	b.directive(syntax.Field(l.Field), syntax.Flags(l.Flags), text[l.Value.Start:l.Value.End], line)
+	b.directive(l.Field, l.Flags, text[l.Value.Start:l.Value.End], line)
 }
 
 // ruleLine reads an Allow or Disallow line whose value starts at vs, for a
@@ -274,7 +274,7 @@ func fastKey(text string, start int) (syntax.Field, int) {
 		for i < len(text) && (text[i]|0x20-'a' < 26 || text[i] == '-') {
 			i++
 		}
-		if f = syntax.Field(lines.LookupField(text[start:i])); f == syntax.Unknown {
+		if f = lines.LookupField(text[start:i]); f == syntax.Unknown {
 			return syntax.Unknown, 0
 		}
 	}

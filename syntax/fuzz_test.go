@@ -199,7 +199,7 @@ func checkFile(t *testing.T, src []byte, f *syntax.File) {
 		} else if strings.Contains(key, ":") || strings.Count(sep, ":") != 1 || strings.Trim(sep, ": \t\v\f") != "" {
 			t.Fatalf("%s: key %q, separator %q", where(), key, sep)
 		}
-		exact := syntax.Field(lines.LookupField(key))
+		exact := lines.LookupField(key)
 		if l.Flags&syntax.Lenient != 0 {
 			if exact != syntax.Unknown || l.Field == syntax.Unknown || l.Field > syntax.Sitemap {
 				t.Fatalf("%s: lenient field %v for key %q (exact %v)", where(), l.Field, key, exact)
@@ -222,7 +222,7 @@ func scanned(l syntax.Line) lines.Line {
 		}
 		return lines.Range{Start: s.Start.Offset, End: s.End.Offset}
 	}
-	return lines.Line{Kind: lines.Kind(l.Kind), Field: lines.Field(l.Field), Flags: lines.Flags(l.Flags), EOL: l.EOL,
+	return lines.Line{Kind: l.Kind, Field: l.Field, Flags: l.Flags, EOL: l.EOL,
 		Span: r(l.Span), Key: r(l.Key), Value: r(l.Value), Comment: r(l.Comment)}
 }
 

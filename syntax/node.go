@@ -26,106 +26,99 @@ func (f *File) Text(s Span) string {
 	return f.src[s.Start.Offset:s.End.Offset]
 }
 
-// LineKind classifies a line.
-type LineKind uint8
+// LineKind classifies a line. It is the one enumeration of line kinds of
+// the module, shared with the root package's own line reader.
+type LineKind = lines.Kind
 
+// The kinds of line.
 const (
-	_ LineKind = iota
 	// BlankLine holds nothing but white space.
-	BlankLine
+	BlankLine = lines.BlankLine
 	// CommentLine holds only a comment (and white space).
-	CommentLine
+	CommentLine = lines.CommentLine
 	// DirectiveLine holds a key and a value, and maybe a comment.
-	DirectiveLine
+	DirectiveLine = lines.DirectiveLine
 	// InvalidLine holds text that is neither a directive nor a comment:
 	// no separator between key and value, or an empty key.
-	InvalidLine
+	InvalidLine = lines.InvalidLine
 )
-
-var kindNames = [...]string{"", "blank", "comment", "directive", "invalid"}
-
-func (k LineKind) String() string {
-	if int(k) < len(kindNames) && k != 0 {
-		return kindNames[k]
-	}
-	return "LineKind(?)"
-}
 
 // Field is the directive a key names. The zero value, [Unknown], is a key
-// the parser does not recognise; its text is still in the tree.
-type Field uint8
+// the parser does not recognise; its text is still in the tree. Its
+// String method returns the canonical spelling ("User-agent",
+// "Disallow", …), or "" for Unknown. It is the one enumeration of
+// directives of the module, shared with the root package's own line
+// reader and the checker.
+type Field = lines.Field
 
+// The directives.
 const (
 	// Unknown is a key that names no directive this package knows.
-	Unknown Field = iota
+	Unknown = lines.Unknown
 	// UserAgent starts or extends a group (RFC 9309 §2.2.1).
-	UserAgent
+	UserAgent = lines.UserAgent
 	// Allow is a rule (RFC 9309 §2.2.2).
-	Allow
+	Allow = lines.Allow
 	// Disallow is a rule (RFC 9309 §2.2.2).
-	Disallow
+	Disallow = lines.Disallow
 	// Sitemap names a sitemap URL; it belongs to no group (RFC 9309 §2.2.4).
-	Sitemap
+	Sitemap = lines.Sitemap
 	// CrawlDelay asks for a pause between requests, in seconds (Bing's and
 	// Yandex's documentation).
-	CrawlDelay
+	CrawlDelay = lines.CrawlDelay
 	// RequestRate limits requests per time span, e.g. 1/30 (Sean Conner's
 	// "An Extended Standard for Robot Exclusion").
-	RequestRate
+	RequestRate = lines.RequestRate
 	// VisitTime limits crawling to a daily UTC window, e.g. 2300-0430
 	// (the extended standard).
-	VisitTime
+	VisitTime = lines.VisitTime
 	// Host names the preferred mirror; Yandex only (Yandex's robots.txt
 	// help).
-	Host
+	Host = lines.Host
 	// CleanParam names URL parameters that do not change content; Yandex
 	// only (Yandex's robots.txt help).
-	CleanParam
+	CleanParam = lines.CleanParam
 	// RobotVersion says which version of the exclusion standard a group
 	// follows, 1.0 or 2.0 (the extended standard).
-	RobotVersion
+	RobotVersion = lines.RobotVersion
 	// Comment is the extended standard's Comment directive, not a
 	// '#' comment.
-	Comment
-	numFields
+	Comment = lines.Comment
 )
-
-// String returns the canonical spelling of f ("User-agent", "Disallow", …),
-// or "" for Unknown.
-func (f Field) String() string { return lines.Field(f).String() }
 
 // Flags records irregularities of a line that some robots forgive and
 // others do not. Profiles decide; the tree only records.
-type Flags uint16
+type Flags = lines.Flags
 
+// The irregularities of a line.
 const (
 	// Lenient marks a key that names its field only under Google's lenient
 	// reading: a misspelling Google accepts ("disalow", "useragent",
 	// "user agent", "site-map") or a known key with extra trailing text
 	// ("user-agents", "disallowed"), which Google reads by prefix.
-	Lenient Flags = 1 << iota
+	Lenient = lines.Lenient
 	// MissingColon marks a directive whose key and value are separated by
 	// white space instead of ':' ("Disallow /x"), which Google accepts when
 	// the line holds exactly two words.
-	MissingColon
+	MissingColon = lines.MissingColon
 	// TooLong marks a line longer than [MaxLineLen]; the bytes past the limit
 	// were not read for the key, value or comment.
-	TooLong
+	TooLong = lines.TooLong
 	// NUL marks a line with a NUL byte; the line is read only up to it.
-	NUL
+	NUL = lines.NUL
 	// InvalidUTF8 marks a line that is not valid UTF-8.
-	InvalidUTF8
+	InvalidUTF8 = lines.InvalidUTF8
 	// NoSeparator marks an invalid line with no ':' and not exactly two
 	// white-space separated words.
-	NoSeparator
+	NoSeparator = lines.NoSeparator
 	// EmptyKey marks an invalid line whose ':' has nothing before it.
-	EmptyKey
+	EmptyKey = lines.EmptyKey
 )
 
 // MaxLineLen is the number of bytes of a line that is read; the rest of a
 // longer line is kept in the tree but ignored, as Google's parser ignores it
 // (its line buffer holds 2083·8 bytes including the terminating NUL).
-const MaxLineLen = 2083*8 - 1
+const MaxLineLen = lines.MaxLen
 
 // Line is one line of a robots.txt file.
 type Line struct {

@@ -46,7 +46,7 @@ func (l *Line) set(sl *lines.Line, n int) {
 		s.Start.Offset, s.Start.Line, s.Start.Col = r.Start, ln, clamp32(r.Start-col0)
 		s.End.Offset, s.End.Line, s.End.Col = r.End, ln, clamp32(r.End-col0)
 	}
-	l.Kind, l.Field, l.Flags, l.EOL = LineKind(sl.Kind), Field(sl.Field), Flags(sl.Flags), sl.EOL
+	l.Kind, l.Field, l.Flags, l.EOL = sl.Kind, sl.Field, sl.Flags, sl.EOL
 	span(&l.Span, sl.Span)
 	if sl.Kind == lines.DirectiveLine {
 		span(&l.Key, sl.Key)

@@ -7,9 +7,9 @@
 //
 // A [Line] holds offsets into the text it was read from; package syntax
 // turns them into positions (line and column). Its [Kind], [Field] and
-// [Flags] are numbered as syntax.LineKind, syntax.Field and syntax.Flags
-// are, which that package's tests hold to: syntax and the root package
-// convert them by number.
+// [Flags] are the module's one enumeration of each: package syntax
+// exports them as syntax.LineKind, syntax.Field and syntax.Flags (type
+// aliases, with the constants documented there).
 package lines
 
 // MaxLen is the number of bytes of a line that is read; the rest of a
@@ -17,8 +17,18 @@ package lines
 // holds 2083·8 bytes including the terminating NUL).
 const MaxLen = 2083*8 - 1
 
-// Kind classifies a line, as syntax.LineKind does.
+// Kind classifies a line (syntax.LineKind).
 type Kind uint8
+
+var kindNames = [...]string{"", "blank", "comment", "directive", "invalid"}
+
+// String returns "blank", "comment", "directive" or "invalid".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k != 0 {
+		return kindNames[k]
+	}
+	return "LineKind(?)"
+}
 
 const (
 	_ Kind = iota
@@ -32,7 +42,7 @@ const (
 	InvalidLine
 )
 
-// Field is the directive a key names, as syntax.Field is.
+// Field is the directive a key names (syntax.Field documents each).
 type Field uint8
 
 const (
@@ -69,8 +79,7 @@ func (f Field) String() string {
 	return ""
 }
 
-// Flags records irregularities of a line, as syntax.Flags does; see there
-// for their meaning.
+// Flags records irregularities of a line (syntax.Flags documents each).
 type Flags uint16
 
 const (
