@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -52,6 +53,11 @@ func (p Purpose) String() string {
 	}
 	return fmt.Sprintf("Purpose(%d)", uint8(p))
 }
+
+// AI reports whether p is one of the AI purposes: AITraining, AISearch or
+// AIUser. It is the one definition of "the AI crawlers" of the commands,
+// the summaries and the web page.
+func (p Purpose) AI() bool { return p == AITraining || p == AISearch || p == AIUser }
 
 // ParsePurpose returns the purpose whose String form is s, compared ASCII
 // case-insensitively.
@@ -282,6 +288,101 @@ func Closest(name string, n int) []string {
 // ByPurpose returns the robots with purpose p, sorted by token.
 func ByPurpose(p Purpose) []Robot {
 	return current().byPurpose(p)
+}
+
+// AIRobots returns the robots whose purpose is an AI one (Purpose.AI), in
+// the order of All.
+func AIRobots() []Robot {
+	var out []Robot
+	for _, r := range All() {
+		if r.Purpose.AI() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Select returns the robots a selection names, in order, each once:
+//
+//   - "" (the default): the search robots, then the AI robots (as
+//     "search,ai");
+//   - "all": every robot (All);
+//   - "ai": the robots of an AI purpose (AIRobots);
+//   - a purpose's name ("search", "ai-training", "seo" …): its robots
+//     (ByPurpose);
+//   - a comma-separated list of product tokens of the registry, compared
+//     ignoring case, in which the words above may stand too: "GPTBot,
+//     ClaudeBot" or "search,CCBot".
+//
+// Each group is in the registry's order (by token); retired robots and
+// control tokens such as Google-Extended are included, since files still
+// name them. An unknown token is an error that names it and suggests the
+// closest tokens of the registry.
+func Select(spec string) ([]Robot, error) {
+	var out []Robot
+	seen := make(map[string]bool)
+	add := func(rs []Robot) {
+		for _, r := range rs {
+			if k := strings.ToLower(r.Token); !seen[k] {
+				seen[k] = true
+				out = append(out, r)
+			}
+		}
+	}
+	if strings.TrimSpace(spec) == "" {
+		spec = "search,ai"
+	}
+	var bad []string
+	for item := range strings.SplitSeq(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		switch strings.ToLower(item) {
+		case "all":
+			add(All())
+			continue
+		case "ai":
+			add(AIRobots())
+			continue
+		}
+		if p, err := ParsePurpose(item); err == nil {
+			add(ByPurpose(p))
+			continue
+		}
+		r, ok := Lookup(item)
+		if !ok {
+			bad = append(bad, item)
+			continue
+		}
+		add([]Robot{r})
+	}
+	if len(bad) > 0 {
+		var b strings.Builder
+		for i, name := range bad {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString("unknown robot " + strconv.Quote(name))
+			if near := Closest(name, 3); len(near) > 0 {
+				b.WriteString("; did you mean " + orList(near) + "?")
+			}
+		}
+		b.WriteString(` (want "all", "search", "ai", a purpose or tokens of the registry, see "robots agents")`)
+		return nil, errors.New(b.String())
+	}
+	return out, nil
+}
+
+// orList joins names as "a", "a or b", "a, b or c".
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // Default returns the robots a side-by-side comparison shows when the user

@@ -744,3 +744,29 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+// TestSelect: the words of a selection, tokens, and the error for an
+// unknown token with the closest names.
+func TestSelect(t *testing.T) {
+	ai, err := Select("ai")
+	if err != nil || len(ai) != len(AIRobots()) || len(ai) == 0 {
+		t.Fatalf("ai: %d robots, %v", len(ai), err)
+	}
+	for _, r := range ai {
+		if !r.Purpose.AI() {
+			t.Errorf("ai holds %s (%v)", r.Token, r.Purpose)
+		}
+	}
+	def, _ := Select("")
+	both, _ := Select("search,ai")
+	if len(def) != len(both) || len(def) != len(ByPurpose(Search))+len(ai) {
+		t.Errorf("default: %d robots, search,ai %d", len(def), len(both))
+	}
+	got, err := Select("GPTBot, gptbot ,seo")
+	if err != nil || got[0].Token != "GPTBot" || len(got) != 1+len(ByPurpose(SEO)) {
+		t.Errorf("GPTBot,gptbot,seo: %d robots, %v", len(got), err)
+	}
+	if _, err := Select("GPTbott"); err == nil || !strings.Contains(err.Error(), `unknown robot "GPTbott"; did you mean GPTBot`) {
+		t.Errorf("a typo: %v", err)
+	}
+}

@@ -52,14 +52,13 @@ var equivProfiles = []robots.Profile{robots.Google, robots.RFC9309}
 // the same set of rules on both sides proves the agent's verdicts equal
 // for every URL, and no URL is tried. Only where the sets differ are URLs
 // tried: first those derived from the rules only one side has, then those
-// derived from every Allow and Disallow pattern of either text (the
-// pattern with each "*" read as nothing and as a marker segment, then the
-// same followed by a marker) plus "/" and "/robots.txt". For prefix rules
-// this is exact: a verdict can only change at a pattern's end. When the
-// patterns give more than maxProbes URLs, an even sample of them is tried,
-// and all those of the rules that differ between the two texts and of the
-// groups whose User-agent lines differ. It returns the first difference
-// found, nil when there is none.
+// derived from every Allow and Disallow pattern of either text (package
+// internal/probe: the pattern with each "*" read as nothing and as a
+// letter, then the same followed by a letter or a segment) plus "/" and
+// "/robots.txt". For prefix rules this is exact: a verdict can only change
+// at a pattern's end. When the patterns give more than maxProbes URLs, an
+// even sample of them is tried, after all those of the rules that differ.
+// It returns the first difference found, nil when there is none.
 func Equivalent(a, b []byte) *Difference {
 	d, _ := EquivalentContext(context.Background(), a, b)
 	return d
@@ -186,7 +185,6 @@ func (pr *Prover) Against(ctx context.Context, b []byte) (*Difference, error) {
 				if urls, err = probe.Paths(ctx, pr.fa, fb); err != nil {
 					return nil, err
 				}
-				urls = append(urls, probe.Changed(pr.fa, fb, urls)...)
 			}
 			if d, err := firstDifference(ctx, ra, rb, prof, ag, urls); d != nil || err != nil {
 				return d, err

@@ -1,9 +1,9 @@
 package change
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/robotskit/robots"
@@ -12,42 +12,104 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Options says what Diff compares. The zero value, like a nil
+// Options says what Compare compares. The zero value, like a nil
 // *Options, compares the major families on the paths the files imply.
 type Options struct {
 	// All adds the families of the old standards, draft1996 and
 	// strict1994, to the major ones.
 	All bool
 	// URLs are the URLs or paths to decide; none means the paths the
-	// rules of both files imply: those Equivalent tries, whose
-	// documentation says how they are derived.
+	// rules of both files imply (the probes Equivalent tries).
 	URLs []string
 }
 
-// A Report is how two versions of a robots.txt differ for robots:
-// per robot family and robot, the URLs whose verdict changes.
+// A Report is how two versions of a robots.txt differ for robots, told in
+// the files' own rules: the rule lines that were added, removed or are
+// now read by other robots (Rules), and per robot family and robot, its
+// access before and after and the URLs whose verdict changes (the
+// evidence: the URLs given, or probe paths derived from the rules).
 type Report struct {
-	// Probed is set when the URLs were derived from the files' rules.
-	Probed bool `json:"probed"`
-	// URLs are the URLs or paths decided, in order.
-	URLs []string `json:"urls"`
+	// Changed reports that some verdict changes.
+	Changed bool `json:"changed"`
+	// Rules are the rule lines that read differently between the two
+	// versions for some robot compared, removed ones in the order of the
+	// old file, then the others in the order of the new one. A rule that
+	// both versions have, and that turns no verdict where it moved (a
+	// robot that now obeys another group), is not among them: the robots'
+	// access and groups tell that.
+	Rules []RuleChange `json:"rules"`
 	// Families holds one entry per family compared: google, bing,
 	// yandex and rfc9309, then with Options.All draft1996 and
 	// strict1994.
 	Families []FamilyReport `json:"families"`
-	// Changed reports that some verdict changes.
-	Changed bool `json:"changed"`
+	// URLs are the URLs given (Options.URLs), decided in order; Probes
+	// are the paths decided when none was given, derived from the rules
+	// of both files. One of the two is empty.
+	URLs   []string `json:"urls,omitempty"`
+	Probes []string `json:"probes,omitempty"`
+}
+
+// The kinds of RuleChange.
+const (
+	// Added: the new version has the rule and the old one has it for no
+	// robot compared.
+	Added = "added"
+	// Removed: the old version has the rule and the new one has it for
+	// no robot compared.
+	Removed = "removed"
+	// Moved: both versions have the rule, for different robots (its group
+	// names other robots, or it moved to another group), or, for the
+	// robots that obey the first matching rule, at another place in its
+	// group.
+	Moved = "moved"
+)
+
+// A RuleChange is one rule line that reads differently between the two
+// versions, with the robots whose verdicts it changes.
+type RuleChange struct {
+	// Change is Added, Removed or Moved.
+	Change string `json:"change"`
+	// Line is the rule's line in the new version, or in the old one when
+	// it was removed; OldLine is its line in the old version when it was
+	// moved.
+	Line    int `json:"line"`
+	OldLine int `json:"old_line,omitempty"`
+	// Rule is the line as written ("Disallow: /private/").
+	Rule string `json:"rule"`
+	// Covers says in words which paths the rule's pattern covers ("/private/
+	// and everything under it").
+	Covers string `json:"covers"`
+	// Effect says what happens to those paths for the robots that see a
+	// verdict change: "now allowed", "now disallowed", "some now allowed,
+	// some now disallowed", or "" when no verdict changes.
+	Effect string `json:"effect"`
+	// Robots are the robots whose verdicts the change changes, each with
+	// the families that read it so; Unchanged those for which the rule
+	// differs but no verdict does (a rule that repeats or is shadowed by
+	// another).
+	Robots    []RobotFamilies `json:"robots"`
+	Unchanged []RobotFamilies `json:"unchanged,omitempty"`
+
+	allowed, disallowed int // verdicts it turns, over robots and families
+}
+
+// RobotFamilies names a robot and the families that read a change alike
+// for it.
+type RobotFamilies struct {
+	Robot    string           `json:"robot"`
+	Families []robots.Profile `json:"families"`
 }
 
 // A FamilyReport is one robot family's reading of both files: the profile
 // it reads them with and its robots.
 type FamilyReport struct {
 	Profile robots.Profile `json:"profile"`
-	Robots  []Robot    `json:"robots"`
+	Robots  []Robot        `json:"robots"`
 }
 
-// A Robot is one robot of a family and the URLs whose verdict
-// changes for it.
+// A Robot is one robot of a family: its access to the site in each
+// version, the rule lines that apply to it in one version only, and the
+// URLs whose verdict changes for it.
 type Robot struct {
 	// Name is the robot's token as the registry or the file spells it,
 	// or "*" for the robots that no group names.
@@ -61,6 +123,13 @@ type Robot struct {
 	// names; the family's own robot and "*" are compared whether named
 	// or not.
 	Named bool `json:"named"`
+	// Old and New are its access to the site in each version
+	// (robots.Rules.Access).
+	Old robots.Access `json:"old"`
+	New robots.Access `json:"new"`
+	// Rules are the indexes in Report.Rules of the rule lines that apply
+	// to it in one version only, or at another place.
+	Rules []int `json:"rules"`
 	// Changes are the URLs whose verdict changes, in URL order; empty
 	// when the robot reads both files alike.
 	Changes []URLChange `json:"changes"`
@@ -69,7 +138,7 @@ type Robot struct {
 // A URLChange is a URL that the old and the new file decide differently
 // for one robot.
 type URLChange struct {
-	URL string      `json:"url"`
+	URL string  `json:"url"`
 	Old Verdict `json:"old"`
 	New Verdict `json:"new"`
 }
@@ -90,10 +159,10 @@ type Verdict struct {
 	Why    string `json:"why"`
 }
 
-// diffFamilies returns the families Diff compares: the major ones,
+// families returns the families Compare compares: the major ones,
 // google, bing, yandex and rfc9309, and with all also draft1996 and
 // strict1994.
-func diffFamilies(all bool) []robots.Profile {
+func families(all bool) []robots.Profile {
 	ps := []robots.Profile{robots.Google, robots.Bing, robots.Yandex, robots.RFC9309}
 	if all {
 		ps = append(ps, robots.Draft1996, robots.Strict1994)
@@ -101,35 +170,41 @@ func diffFamilies(all bool) []robots.Profile {
 	return ps
 }
 
-// diffMain is the robot each family is read as, from the registry; the
+// mainRobot is the robot each family is read as, from the registry; the
 // families without one are read as the robots that no group names ("*")
 // and the robots the files name.
-var diffMain = map[robots.Profile]string{
+var mainRobot = map[robots.Profile]string{
 	robots.Google: "Googlebot",
 	robots.Bing:   "bingbot",
 	robots.Yandex: "YandexBot",
 }
 
-// Diff compares how robots read two versions of a robots.txt: for each
+// Compare compares how robots read two versions of a robots.txt: for each
 // robot family (Report.Families), its robot (Googlebot for google, bingbot
 // for bing, YandexBot for yandex), every robot a User-agent line of either
 // file names, read as that family reads it (the registry's token chain and
 // quirks for a known robot, the product token otherwise), and "*", the
-// robots that no group names; and for each, the URLs whose verdict
-// differs, with the deciding line on each side. Without opt.URLs, the
-// URLs are the probe paths of both files that Equivalent tries (a path
-// that starts with "//" is given the host "lint.invalid"), and when those
-// are a sample (large files), also every probe of the rules that differ
-// between them; so a difference Equivalent finds shows in Diff too. Each
-// file is read as robots read it: its first 500 KiB (robots.Read).
+// robots that no group names.
+//
+// For each robot, the rules that decide for it in each version
+// (robots.Rules.AgentRules) are compared, the way the profile compiled
+// them: a rule only one version gives it was added or removed for it, or
+// moved when the other version has it for other robots. The URLs given, or
+// else the probe paths of both files and of the rules that differ (package
+// internal/probe, as Equivalent tries them), are decided on both sides; a
+// URL whose verdict changes is put down to the rule that decides it in the
+// new version when that rule is new to the robot, else to the one that
+// decided it in the old version. Report.Rules gathers the rule lines with
+// the robots and families whose verdicts they change; each file is read as
+// robots read it, its first 500 KiB (robots.Cut).
 func Compare(oldSrc, newSrc []byte, opt *Options) *Report {
 	rep, _ := CompareContext(context.Background(), oldSrc, newSrc, opt)
 	return rep
 }
 
-// CompareContext is Diff that stops when ctx ends: it looks at ctx before
-// each robot and every few hundred URLs, and returns no report and ctx's
-// error when it ended.
+// CompareContext is Compare that stops when ctx ends: it looks at ctx
+// before each robot and every few hundred URLs, and returns no report and
+// ctx's error when it ended.
 func CompareContext(ctx context.Context, oldSrc, newSrc []byte, opt *Options) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -137,87 +212,345 @@ func CompareContext(ctx context.Context, oldSrc, newSrc []byte, opt *Options) (*
 	if opt == nil {
 		opt = &Options{}
 	}
-	fo, fn := diffParse(oldSrc), diffParse(newSrc)
-	rep := &Report{Families: []FamilyReport{}}
-	urls := opt.URLs
-	if len(urls) == 0 {
-		var err error
-		if urls, err = probe.Paths(ctx, fo, fn); err != nil {
-			return nil, err
-		}
-		// A sample of a large file's probes: add those of the rules that
-		// differ, as Equivalent does.
-		urls = append(urls, probe.Changed(fo, fn, urls)...)
-		rep.Probed = true
+	c := &comparison{
+		fo: syntax.Parse("", robots.Cut(oldSrc)), fn: syntax.Parse("", robots.Cut(newSrc)),
+		rep:   &Report{Families: []FamilyReport{}, Rules: []RuleChange{}},
+		index: map[ruleRef]int{},
 	}
-	rep.URLs = make([]string, len(urls))
-	for i, u := range urls {
-		rep.URLs[i] = diffShown(u)
-	}
-	named := diffNamed(fo, fn)
-	for _, p := range diffFamilies(opt.All) {
-		// Each profile's rules are compiled when their family's turn
-		// comes, after a look at ctx: a long file takes a while.
+	named := namedRobots(c.fo, c.fn)
+	profiles := families(opt.All)
+	// First the rules of each robot: what differs, and where.
+	var differ []ruleKey
+	for _, p := range profiles {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fam := FamilyReport{Profile: p, Robots: []Robot{}}
-		oldRules, newRules := robots.Compile(fo, p), robots.Compile(fn, p)
-		// Robots that obey the same groups of both files get the same
-		// verdicts: they are decided once.
-		done := map[string][]URLChange{}
-		for _, rb := range diffRobots(p, named) {
-			a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
-			k := diffGroups(oldRules, a) + "|" + diffGroups(newRules, a)
-			cs, ok := done[k]
-			if !ok {
-				cs = []URLChange{}
-				for i, u := range urls {
-					if i%equivPoll == 0 {
-						if err := ctx.Err(); err != nil {
-							return nil, err
-						}
-					}
-					x, y := oldRules.Decide(a, u), newRules.Decide(a, u)
-					if x.Allowed == y.Allowed {
-						continue
-					}
-					cs = append(cs, URLChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
-				}
-				done[k] = cs
-			}
-			rb.Changes = cs
-			rep.Changed = rep.Changed || len(cs) > 0
-			fam.Robots = append(fam.Robots, rb)
+		fam := c.family(p, named)
+		for i := range fam.robots {
+			differ = append(differ, fam.robots[i].only...)
 		}
-		rep.Families = append(rep.Families, fam)
+		c.fams = append(c.fams, fam)
 	}
-	return rep, nil
+	// Then the URLs: those given, or the probes of both files and of the
+	// rules that differ (a sample of a large file's probes may leave
+	// theirs out).
+	urls := opt.URLs
+	if len(urls) == 0 {
+		var err error
+		if urls, err = probe.Paths(ctx, c.fo, c.fn); err != nil {
+			return nil, err
+		}
+		have := make(map[string]bool, len(urls))
+		for _, u := range urls {
+			have[u] = true
+		}
+		for _, u := range keyProbes(differ) {
+			if !have[u] {
+				have[u] = true
+				urls = append(urls, u)
+			}
+		}
+		slices.Sort(urls)
+		c.rep.Probes = make([]string, len(urls))
+		for i, u := range urls {
+			c.rep.Probes[i] = probe.Shown(u)
+		}
+	} else {
+		c.rep.URLs = slices.Clone(urls)
+	}
+	for _, fam := range c.fams {
+		if err := c.decide(ctx, fam, urls); err != nil {
+			return nil, err
+		}
+	}
+	c.finish()
+	return c.rep, nil
 }
 
-// diffParse reads src as robots read it: at most robots.MaxBytes, without
-// the line the limit cuts.
-func diffParse(src []byte) *syntax.File {
-	if len(src) > robots.MaxBytes {
-		src, _, _ = robots.Read(bytes.NewReader(src))
-	}
-	return syntax.Parse("", src)
+// comparison is the state of one Compare.
+type comparison struct {
+	fo, fn *syntax.File
+	rep    *Report
+	fams   []*familyState
+	// index finds a rule change of rep.Rules by its lines.
+	index map[ruleRef]int
 }
 
-// diffShown is how a probe URL is reported: a path that ProbeURLs gave a
-// host so that it reads as a path is shown as the path.
-func diffShown(u string) string {
-	if p, ok := strings.CutPrefix(u, probe.Origin); ok && strings.HasPrefix(p, "/") {
-		return p
-	}
-	return u
+// familyState is one family's compiled rules and robots.
+type familyState struct {
+	p              robots.Profile
+	oldR, newR     *robots.Rules
+	robots         []robotState
+	inOld, inNew   map[ruleKey]int // every rule some robot compared has, and its first line
+	reportedRobots []Robot
 }
 
-// diffNamed returns the robots the User-agent lines of the files name,
+// robotState is one robot's rules in both versions.
+type robotState struct {
+	rb       Robot
+	agent    robots.Agent
+	old, new []robots.Rule
+	only     []ruleKey // keys that one version has and the other lacks
+	groups   string    // the groups it obeys in both versions
+}
+
+// ruleRef identifies a rule change: its kind and lines.
+type ruleRef struct {
+	change        string
+	line, oldLine int
+}
+
+// family compiles both files under p and reads each robot's rules.
+func (c *comparison) family(p robots.Profile, named []Robot) *familyState {
+	fam := &familyState{p: p, oldR: robots.Compile(c.fo, p), newR: robots.Compile(c.fn, p),
+		inOld: map[ruleKey]int{}, inNew: map[ruleKey]int{}}
+	for _, rb := range robotsOf(p, named) {
+		a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
+		rs := robotState{rb: rb, agent: a, old: fam.oldR.AgentRules(a), new: fam.newR.AgentRules(a)}
+		rs.groups = groupsOf(fam.oldR, a) + "|" + groupsOf(fam.newR, a)
+		ko, kn := ruleKeys(nil, rs.old), ruleKeys(nil, rs.new)
+		rs.only = keyDifference(ko, kn)
+		for _, ru := range rs.old {
+			k := ruleKey{ru.Allows(), ru.Pattern}
+			if _, ok := fam.inOld[k]; !ok {
+				fam.inOld[k] = ru.Line
+			}
+		}
+		for _, ru := range rs.new {
+			k := ruleKey{ru.Allows(), ru.Pattern}
+			if _, ok := fam.inNew[k]; !ok {
+				fam.inNew[k] = ru.Line
+			}
+		}
+		fam.robots = append(fam.robots, rs)
+	}
+	return fam
+}
+
+// decide decides urls for every robot of fam, once per set of groups
+// obeyed, and records the changes with the rules they are put down to.
+func (c *comparison) decide(ctx context.Context, fam *familyState, urls []string) error {
+	type decided struct {
+		changes []URLChange
+		causes  []ruleRef // per change
+	}
+	done := map[string]decided{}
+	for i := range fam.robots {
+		rs := &fam.robots[i]
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rb := rs.rb
+		rb.Old, rb.New = fam.oldR.Access(rs.agent), fam.newR.Access(rs.agent)
+		d, ok := done[rs.groups]
+		if !ok {
+			d.changes = []URLChange{}
+			for j, u := range urls {
+				if j%equivPoll == equivPoll-1 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				x, y := fam.oldR.Decide(rs.agent, u), fam.newR.Decide(rs.agent, u)
+				if x.Allowed == y.Allowed {
+					continue
+				}
+				d.changes = append(d.changes, URLChange{URL: probe.Shown(u), Old: verdictOf(c.fo, x), New: verdictOf(c.fn, y)})
+				d.causes = append(d.causes, c.cause(fam, rs, x, y))
+			}
+			done[rs.groups] = d
+		}
+		rb.Changes = d.changes
+		c.rep.Changed = c.rep.Changed || len(d.changes) > 0
+		// The rules that differ for it, with the verdicts they turn.
+		turned := map[int][2]int{} // rule index → (now allowed, now disallowed)
+		for j, ch := range d.changes {
+			k := c.ruleIndex(fam, d.causes[j])
+			if k < 0 {
+				continue
+			}
+			t := turned[k]
+			if ch.New.Allowed {
+				t[0]++
+			} else {
+				t[1]++
+			}
+			turned[k] = t
+		}
+		for _, key := range rs.only {
+			ref := c.refOf(fam, key)
+			k := c.ruleIndex(fam, ref)
+			if !slices.Contains(rb.Rules, k) {
+				rb.Rules = append(rb.Rules, k)
+			}
+		}
+		for k := range turned {
+			if !slices.Contains(rb.Rules, k) {
+				rb.Rules = append(rb.Rules, k)
+			}
+		}
+		slices.Sort(rb.Rules)
+		for _, k := range rb.Rules {
+			rc := &c.rep.Rules[k]
+			t := turned[k]
+			rc.allowed += t[0]
+			rc.disallowed += t[1]
+			if t[0]+t[1] > 0 {
+				rc.Robots = addRobot(rc.Robots, rb.Name, fam.p)
+			} else {
+				rc.Unchanged = addRobot(rc.Unchanged, rb.Name, fam.p)
+			}
+		}
+		if rb.Rules == nil {
+			rb.Rules = []int{}
+		}
+		fam.reportedRobots = append(fam.reportedRobots, rb)
+	}
+	c.rep.Families = append(c.rep.Families, FamilyReport{Profile: fam.p, Robots: fam.reportedRobots})
+	return nil
+}
+
+// cause returns the rule a verdict change is put down to: the rule that
+// decides in the new version when the robot did not have it before, else
+// the one that decided in the old version when it does not have it any
+// more, else (the same rules at other places: first-match profiles) the
+// new version's deciding rule, moved. A zero ruleRef means no rule: the
+// robot obeys other groups with no rule for the URL.
+func (c *comparison) cause(fam *familyState, rs *robotState, x, y robots.Decision) ruleRef {
+	kx, ky := decisionKey(x), decisionKey(y)
+	switch {
+	case y.Reason == robots.Matched && slices.Contains(rs.only, ky):
+		return c.refOf(fam, ky)
+	case x.Reason == robots.Matched && slices.Contains(rs.only, kx):
+		return c.refOf(fam, kx)
+	case y.Reason == robots.Matched:
+		return ruleRef{change: Moved, line: y.Line, oldLine: fam.inOld[ky]}
+	case x.Reason == robots.Matched:
+		return ruleRef{change: Moved, line: fam.inNew[kx], oldLine: x.Line}
+	}
+	return ruleRef{}
+}
+
+// decisionKey is the key of the rule that made decision d.
+func decisionKey(d robots.Decision) ruleKey {
+	return ruleKey{d.Rule == syntax.Allow || d.Pattern == "", d.Pattern}
+}
+
+// refOf says what became of a rule one version gives a robot and the
+// other does not: added (no robot of the old version has it), removed (no
+// robot of the new version has it) or moved.
+func (c *comparison) refOf(fam *familyState, k ruleKey) ruleRef {
+	lo, inOld := fam.inOld[k]
+	ln, inNew := fam.inNew[k]
+	switch {
+	case inOld && inNew:
+		return ruleRef{change: Moved, line: ln, oldLine: lo}
+	case inNew:
+		return ruleRef{change: Added, line: ln}
+	}
+	return ruleRef{change: Removed, line: lo}
+}
+
+// ruleIndex returns the index in rep.Rules of the change ref, adding it
+// when it is the first of its lines; -1 for the zero ruleRef.
+func (c *comparison) ruleIndex(fam *familyState, ref ruleRef) int {
+	if ref.change == "" {
+		return -1
+	}
+	if k, ok := c.index[ref]; ok {
+		return k
+	}
+	f, line := c.fn, ref.line
+	if ref.change == Removed {
+		f = c.fo
+	}
+	rc := RuleChange{Change: ref.change, Line: ref.line, OldLine: ref.oldLine, Robots: []RobotFamilies{}}
+	if line >= 1 && line <= len(f.Lines) {
+		l := &f.Lines[line-1]
+		rc.Rule = f.Text(l.Key) + ": " + f.Text(l.Value)
+		rc.Covers = Covers(f.Text(l.Value), fam.p)
+	}
+	c.rep.Rules = append(c.rep.Rules, rc)
+	c.index[ref] = len(c.rep.Rules) - 1
+	return len(c.rep.Rules) - 1
+}
+
+// finish words each rule change's effect and puts the rule changes in
+// file order, renumbering the robots' references.
+func (c *comparison) finish() {
+	rules := c.rep.Rules
+	for i := range rules {
+		rc := &rules[i]
+		switch {
+		case rc.allowed > 0 && rc.disallowed > 0:
+			rc.Effect = "some now allowed, some now disallowed"
+		case rc.allowed > 0:
+			rc.Effect = "now allowed"
+		case rc.disallowed > 0:
+			rc.Effect = "now disallowed"
+		}
+	}
+	// A rule that only moved to other robots, turning no verdict, is
+	// told at the robots' level (their groups and access), not as a rule.
+	order := make([]int, 0, len(rules))
+	for i := range rules {
+		if rules[i].Change != Moved || len(rules[i].Robots) > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ra, rb := &rules[a], &rules[b]
+		if (ra.Change == Removed) != (rb.Change == Removed) {
+			if ra.Change == Removed {
+				return -1
+			}
+			return 1
+		}
+		return ra.Line - rb.Line
+	})
+	to := make([]int, len(rules))
+	for i := range to {
+		to[i] = -1
+	}
+	sorted := make([]RuleChange, len(order))
+	for n, i := range order {
+		to[i] = n
+		sorted[n] = rules[i]
+	}
+	c.rep.Rules = sorted
+	for fi := range c.rep.Families {
+		for ri := range c.rep.Families[fi].Robots {
+			rb := &c.rep.Families[fi].Robots[ri]
+			kept := rb.Rules[:0]
+			for _, i := range rb.Rules {
+				if to[i] >= 0 {
+					kept = append(kept, to[i])
+				}
+			}
+			slices.Sort(kept)
+			rb.Rules = kept
+		}
+	}
+}
+
+// addRobot adds family p to the entry of robot name, or a new entry.
+func addRobot(rs []RobotFamilies, name string, p robots.Profile) []RobotFamilies {
+	for i := range rs {
+		if rs[i].Robot == name {
+			if !slices.Contains(rs[i].Families, p) {
+				rs[i].Families = append(rs[i].Families, p)
+			}
+			return rs
+		}
+	}
+	return append(rs, RobotFamilies{Robot: name, Families: []robots.Profile{p}})
+}
+
+// namedRobots returns the robots the User-agent lines of the files name,
 // in order of first appearance: a known robot as the registry has it, by
 // the value up to its first '/' or white space, else the value's product
 // token as a plain robot. "*" and values without a token are left out.
-func diffNamed(files ...*syntax.File) []Robot {
+func namedRobots(files ...*syntax.File) []Robot {
 	var out []Robot
 	seen := map[string]bool{}
 	for _, f := range files {
@@ -236,9 +569,9 @@ func diffNamed(files ...*syntax.File) []Robot {
 			}
 			var rb Robot
 			if r, ok := agents.Lookup(name); ok && name != "" {
-				rb = Robot{Name: r.Token, Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()}
+				rb = registryRobot(r)
 			} else {
-				tok := v[:len(v)-len(strings.TrimLeft(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"))]
+				tok := robots.LineToken(v)
 				if tok == "" {
 					continue
 				}
@@ -254,14 +587,21 @@ func diffNamed(files ...*syntax.File) []Robot {
 	return out
 }
 
-// diffRobots returns the robots of family p: its own robot, the robots
-// the files name (once: the family's own robot is not repeated), and "*".
-func diffRobots(p robots.Profile, named []Robot) []Robot {
+// registryRobot is a registry robot as Compare reads it
+// (agents.Robot.Reader).
+func registryRobot(r agents.Robot) Robot {
+	a, _ := r.Reader()
+	return Robot{Name: r.Token, Tokens: a.Tokens, IgnoreGlobal: a.IgnoreGlobal, WholeName: a.WholeName}
+}
+
+// robotsOf returns the robots of family p: its own robot, the robots the
+// files name (once: the family's own robot is not repeated), and "*".
+func robotsOf(p robots.Profile, named []Robot) []Robot {
 	var out []Robot
 	own := ""
-	if tok, ok := diffMain[p]; ok {
+	if tok, ok := mainRobot[p]; ok {
 		if r, ok := agents.Lookup(tok); ok {
-			out = append(out, Robot{Name: r.Token, Tokens: r.Tokens(), IgnoreGlobal: r.IgnoresGlobal, WholeName: r.WholeName()})
+			out = append(out, registryRobot(r))
 			own = strings.ToLower(r.Token)
 		}
 	}
@@ -270,15 +610,15 @@ func diffRobots(p robots.Profile, named []Robot) []Robot {
 			out[0].Named = true
 			continue
 		}
-		rb.Tokens = append([]string(nil), rb.Tokens...)
+		rb.Tokens = slices.Clone(rb.Tokens)
 		out = append(out, rb)
 	}
 	return append(out, Robot{Name: "*", Tokens: []string{"*"}})
 }
 
-// diffGroups identifies the groups of r that robot a obeys: the lines
-// of their first User-agent lines.
-func diffGroups(r *robots.Rules, a robots.Agent) string {
+// groupsOf identifies the groups of r that robot a obeys: the lines of
+// their first User-agent lines.
+func groupsOf(r *robots.Rules, a robots.Agent) string {
 	g, ok := r.Group(a)
 	if !ok {
 		return "none"
@@ -286,8 +626,8 @@ func diffGroups(r *robots.Rules, a robots.Agent) string {
 	return fmt.Sprint(g.Global, g.Lines)
 }
 
-// diffVerdict describes decision d of file f.
-func diffVerdict(f *syntax.File, d robots.Decision) Verdict {
+// verdictOf describes decision d of file f.
+func verdictOf(f *syntax.File, d robots.Decision) Verdict {
 	v := Verdict{Allowed: d.Allowed, Line: d.Line, Group: d.Group, Reason: d.Reason.String()}
 	switch d.Reason {
 	case robots.Matched:
@@ -306,4 +646,44 @@ func diffVerdict(f *syntax.File, d robots.Decision) Verdict {
 		v.Why = "no group applies"
 	}
 	return v
+}
+
+// Covers says in words which paths a rule's pattern, as written, covers
+// as profile p reads it (RFC 9309 §2.2.2 and §2.2.3: a pattern matches
+// the paths that start with it, "*" stands for any run of characters and
+// a final "$" ends the path; the old standards have neither):
+// "the whole site", "/private/ and everything under it", "every path that
+// starts with /shop", "exactly /", "every path that ends with .pdf",
+// "every path that contains ?", else "every path that matches
+// /a/*/b$", and "no path" for an empty pattern.
+func Covers(pattern string, p robots.Profile) string {
+	wild := p != robots.Draft1996 && p != robots.Strict1994
+	anchored := false
+	pat := pattern
+	if wild {
+		pat, anchored = strings.CutSuffix(pattern, "$")
+		for strings.HasSuffix(pat, "*") && !anchored {
+			pat = strings.TrimSuffix(pat, "*") // "/a*" is "/a"
+		}
+	}
+	stars := wild && strings.Contains(pat, "*")
+	switch {
+	case pat == "" && !anchored:
+		return "no path"
+	case !stars && !anchored && (pat == "/" || pat == ""):
+		return "the whole site"
+	case !stars && anchored:
+		return "exactly " + pat
+	case !stars && strings.HasSuffix(pat, "/"):
+		return pat + " and everything under it"
+	case !stars:
+		return "every path that starts with " + pat
+	}
+	if rest, ok := strings.CutPrefix(pat, "/*"); ok && !strings.Contains(rest, "*") && rest != "" {
+		if anchored {
+			return "every path that ends with " + rest
+		}
+		return "every path that contains " + rest
+	}
+	return "every path that matches " + pattern
 }

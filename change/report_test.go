@@ -53,8 +53,8 @@ func TestDiffExample(t *testing.T) {
 	s = strings.Replace(s, "Disalow: /nobing/", "Disallow: /nobing/", 1)
 	s = strings.Replace(s, "Sitemap:", "User-agent: GPTBot\nDisallow: /\n\nSitemap:", 1)
 	rep := Compare(old, []byte(s), nil)
-	if !rep.Changed || !rep.Probed {
-		t.Fatalf("Changed %v, Probed %v", rep.Changed, rep.Probed)
+	if !rep.Changed || len(rep.Probes) == 0 || rep.URLs != nil {
+		t.Fatalf("Changed %v, %d probes, URLs %v", rep.Changed, len(rep.Probes), rep.URLs)
 	}
 	var fams []robots.Profile
 	for _, f := range rep.Families {
@@ -161,8 +161,8 @@ func TestDiffNone(t *testing.T) {
 func TestDiffURLs(t *testing.T) {
 	rep := Compare([]byte("User-agent: *\nDisallow: /a\n"), []byte("User-agent: *\nDisallow: /b\n"),
 		&Options{URLs: []string{"https://example.com/a/x", "/b", "/c"}})
-	if rep.Probed || !reflect.DeepEqual(rep.URLs, []string{"https://example.com/a/x", "/b", "/c"}) {
-		t.Errorf("Probed %v, URLs %v", rep.Probed, rep.URLs)
+	if rep.Probes != nil || !reflect.DeepEqual(rep.URLs, []string{"https://example.com/a/x", "/b", "/c"}) {
+		t.Errorf("Probes %v, URLs %v", rep.Probes, rep.URLs)
 	}
 	if cs, _ := changesOf(rep, robots.Google, "Googlebot"); !reflect.DeepEqual(urlsOf(cs), []string{"https://example.com/a/x", "/b"}) {
 		t.Errorf("Googlebot: %v", urlsOf(cs))
@@ -215,7 +215,7 @@ func TestDiffAgreesWithEquivalent(t *testing.T) {
 					continue
 				}
 				for _, c := range rb.Changes {
-					found = found || c.URL == diffShown(d.URL) && c.Old.Allowed == d.Before && c.New.Allowed == d.After
+					found = found || c.URL == probe.Shown(d.URL) && c.Old.Allowed == d.Before && c.New.Allowed == d.After
 				}
 			}
 		}
@@ -239,10 +239,14 @@ func TestDiffSharedVerdicts(t *testing.T) {
 		for _, rb := range f.Robots {
 			a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
 			var want []URLChange
-			for i, u := range probeURLs(fo, fn) {
+			for _, p := range rep.Probes {
+				u := p
+				if strings.HasPrefix(u, "//") {
+					u = probe.Origin + u
+				}
 				x, y := ro.Rules(f.Profile).Decide(a, u), rn.Rules(f.Profile).Decide(a, u)
 				if x.Allowed != y.Allowed {
-					want = append(want, URLChange{URL: rep.URLs[i], Old: diffVerdict(fo, x), New: diffVerdict(fn, y)})
+					want = append(want, URLChange{URL: p, Old: verdictOf(fo, x), New: verdictOf(fn, y)})
 				}
 			}
 			if len(want) == 0 && len(rb.Changes) == 0 {
@@ -263,9 +267,10 @@ func TestDiffSharedVerdicts(t *testing.T) {
 	}
 }
 
-// TestDiffLargeFiles: when the files imply more probes than probeURLs
-// tries, and its even sample leaves out the paths of a changed rule, the
-// probes of the rules that differ are added, so that the change shows.
+// TestDiffLargeFiles: when the files imply more probes than probe.Paths
+// gives, and its even sample leaves out the paths of a changed rule, the
+// probes of the rules that differ are added, so that the change shows,
+// and the rule change names the two lines.
 func TestDiffLargeFiles(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
@@ -295,10 +300,114 @@ func TestDiffLargeFiles(t *testing.T) {
 	if !found {
 		t.Errorf("the path of the changed rule, %s, is not among the changes: %v", path, urlsOf(cs))
 	}
+	if len(rep.Rules) != 2 || rep.Rules[0].Change != Removed || rep.Rules[0].Rule != "Disallow: "+path ||
+		rep.Rules[1].Change != Added || rep.Rules[1].Rule != "Disallow: "+path+"keep" || rep.Rules[0].Line != rep.Rules[1].Line {
+		t.Errorf("rules %+v", rep.Rules)
+	}
 }
 
 // probeURLs returns the probe paths of both files (probe.Paths).
 func probeURLs(files ...*syntax.File) []string {
 	urls, _ := probe.Paths(context.Background(), files...)
 	return urls
+}
+
+// ruleShown is a rule change in one line, as the tests compare it.
+func ruleShown(rc RuleChange) string {
+	var rbs []string
+	for _, r := range rc.Robots {
+		rbs = append(rbs, fmt.Sprintf("%s%v", r.Robot, r.Families))
+	}
+	return fmt.Sprintf("%s %d %q: %s: %s: %s", rc.Change, rc.Line, rc.Rule, rc.Covers, rc.Effect, strings.Join(rbs, " "))
+}
+
+// TestCompareRules: the example's three edits read as three rule lines,
+// each with what it covers, what becomes of those paths and for which
+// robots of which families; the robots' access before and after.
+func TestCompareRules(t *testing.T) {
+	old, err := os.ReadFile("../testdata/example-robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(old)
+	s = strings.Replace(s, "Allow: /private/press/\n", "", 1)
+	s = strings.Replace(s, "Disalow: /nobing/", "Disallow: /nobing/", 1)
+	s = strings.Replace(s, "Sitemap:", "User-agent: GPTBot\nDisallow: /\n\nSitemap:", 1)
+	rep := Compare(old, []byte(s), nil)
+	var got []string
+	for _, rc := range rep.Rules {
+		got = append(got, ruleShown(rc))
+	}
+	want := []string{
+		`removed 5 "Allow: /private/press/": /private/press/ and everything under it: now disallowed: *[google bing yandex rfc9309] YandexBot[yandex]`,
+		`added 14 "Disallow: /nobing/": /nobing/ and everything under it: now disallowed: bingbot[bing yandex rfc9309]`,
+		`added 17 "Disallow: /": the whole site: now disallowed: GPTBot[google bing yandex rfc9309]`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rules:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range rep.Families {
+		for _, rb := range f.Robots {
+			if rb.Name != "GPTBot" {
+				continue
+			}
+			if rb.Old.State != robots.Partly || rb.Old.Via != robots.ViaStar || rb.New.State != robots.Blocked || rb.New.Via != robots.ViaNamed || rb.New.Group != 16 {
+				t.Errorf("GPTBot (%v): %+v → %+v", f.Profile, rb.Old, rb.New)
+			}
+			// The removed Allow (in its old reading only, turning none of
+			// its verdicts: the new group decides) and the new group's rule.
+			if len(rb.Rules) != 2 {
+				t.Errorf("GPTBot (%v): rules %v", f.Profile, rb.Rules)
+			}
+		}
+	}
+}
+
+// TestCompareMoved: a group that now names another robot moves its
+// rules from one robot to the other; for first-match robots, a rule
+// moved before another in its group decides in its place (1996 draft
+// §3.2.2).
+func TestCompareMoved(t *testing.T) {
+	rep := Compare([]byte("User-agent: FooBot\nDisallow: /a\n"), []byte("User-agent: BarBot\nDisallow: /a\n"), nil)
+	var got []string
+	for _, rc := range rep.Rules {
+		got = append(got, ruleShown(rc))
+	}
+	if want := []string{`moved 2 "Disallow: /a": every path that starts with /a: some now allowed, some now disallowed: FooBot[google bing yandex rfc9309] BarBot[google bing yandex rfc9309]`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("a group renamed: %q", got)
+	}
+	rep = Compare([]byte("User-agent: *\nDisallow: /shop\nAllow: /shop/sale\n"), []byte("User-agent: *\nAllow: /shop/sale\nDisallow: /shop\n"), &Options{All: true})
+	got = nil
+	for _, rc := range rep.Rules {
+		got = append(got, ruleShown(rc))
+	}
+	if want := []string{`moved 2 "Allow: /shop/sale": every path that starts with /shop/sale: now allowed: *[draft1996]`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("rules reordered: %q", got)
+	}
+}
+
+// TestCovers: the paths a pattern covers, in words (RFC 9309 §2.2.2,
+// §2.2.3).
+func TestCovers(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		p       robots.Profile
+		want    string
+	}{
+		{"/", robots.Google, "the whole site"},
+		{"/*", robots.Google, "the whole site"},
+		{"", robots.Google, "no path"},
+		{"/private/", robots.Google, "/private/ and everything under it"},
+		{"/shop", robots.Bing, "every path that starts with /shop"},
+		{"/shop*", robots.Bing, "every path that starts with /shop"},
+		{"/$", robots.Google, "exactly /"},
+		{"/*.pdf$", robots.Google, "every path that ends with .pdf"},
+		{"/*?", robots.Google, "every path that contains ?"},
+		{"/a/*/b$", robots.Google, "every path that matches /a/*/b$"},
+		{"/*.pdf$", robots.Draft1996, "every path that starts with /*.pdf$"},
+	} {
+		if got := Covers(tt.pattern, tt.p); got != tt.want {
+			t.Errorf("Covers(%q, %v) = %q, want %q", tt.pattern, tt.p, got, tt.want)
+		}
+	}
 }

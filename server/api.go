@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -28,6 +29,22 @@ const (
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(r.Context(), w, http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
+}
+
+// agents answers GET /api/v1/agents?robots=SPEC: the robots of the
+// registry a selection names (agents.Select: "ai", "search", a purpose,
+// tokens; all of them without one), as robots agents -format json lists
+// them. It reads no file and does no work worth a slot.
+func (s *Server) agents(w http.ResponseWriter, r *http.Request) error {
+	spec := r.URL.Query().Get("robots")
+	list := agents.All()
+	if spec != "" {
+		var err error
+		if list, err = agents.Select(spec); err != nil {
+			return badRequest("unknown_robot", err.Error())
+		}
+	}
+	return writeJSON(r.Context(), w, http.StatusOK, wire.AgentsResponse{Robots: list})
 }
 
 // check answers POST /api/v1/check.
@@ -282,7 +299,7 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 	if err := plan.decide(ctx); err != nil {
 		return err
 	}
-	ans.Results = plan
+	ans.Results, ans.Access = plan, accessList{plan}
 	return writeJSON(ctx, w, http.StatusOK, ans)
 }
 
@@ -290,7 +307,24 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 // written (TestTestAnswer checks that they agree).
 type testAnswer struct {
 	Results list             `json:"results"`
+	Access  accessList       `json:"access"`
 	Fetch   *wire.FetchTrace `json:"fetch,omitempty"`
+}
+
+// accessList is the access of each robot of a plan, made as it is
+// written.
+type accessList struct{ p *testPlan }
+
+func (l accessList) Len() int {
+	if l.p == nil {
+		return 0
+	}
+	return len(l.p.robots)
+}
+
+func (l accessList) At(i int) any {
+	rb := &l.p.robots[i]
+	return wire.Access{Robot: rb.name, Access: rb.access}
 }
 
 // A testPlan is the work of a test request: each robot with the rules it
@@ -308,18 +342,19 @@ type testPlan struct {
 	targets  []string     // as decided: the fetched site's origin before a path
 	robots   []testRobot
 	sets     []*testSet
-	profiles []robots.Profile   // of the sets, each once
-	groups   map[int]*groupCost // by the line of the group's first User-agent line
-	all      groupCost          // the whole file
-	rules    map[int]string     // the deciding lines, as shown
+	profiles []robots.Profile // of the sets, each once
+	rules    map[int]string   // the deciding lines, as shown
 }
 
 // A testRobot is a robot of the request, and how its verdicts are made:
-// by its set's rules, or by the fetch (under.Access is not AccessRules).
+// by its set's rules, or by the fetch (under.Access is not AccessRules);
+// and its access to the site (robots.Rules.Access, fetch.Access.For).
 type testRobot struct {
 	name, profile string
+	reader        page.Robot
 	set           *testSet
 	under         *fetch.Result
+	access        robots.Access
 }
 
 // A testSet is a group of robots that read the same groups under one
@@ -366,13 +401,13 @@ func newTestPlan(file *syntax.File, readers []page.Robot, urls []string, base st
 			}
 		}
 	}
-	p.groups, p.all = fileCosts(file)
 	p.robots = make([]testRobot, len(readers))
 	for i, rb := range readers {
-		p.robots[i] = testRobot{name: rb.Name, profile: rb.Profile.String()}
+		p.robots[i] = testRobot{name: rb.Name, profile: rb.Profile.String(), reader: rb}
 		if res != nil {
 			if u := res.Under(rb.Policy); u.Access != fetch.AccessRules {
 				p.robots[i].under = u
+				p.robots[i].access = u.Access.For(nil, rb.Agent)
 				continue
 			}
 		}
@@ -395,7 +430,8 @@ func newTestPlan(file *syntax.File, readers []page.Robot, urls []string, base st
 
 // setOf returns the set of the robot rb, whose profile's rules are rs,
 // among sets (keyed by profile and the groups read), adding it when it is
-// the first of its set.
+// the first of its set. A set's cost is that of the rules that decide for
+// its robots (robots.Rules.AgentRules).
 func (p *testPlan) setOf(sets map[string]*testSet, rs *robots.Rules, rb page.Robot) *testSet {
 	g, ok := rs.Group(rb.Agent)
 	key := rb.Profile.String() + " none"
@@ -406,58 +442,21 @@ func (p *testPlan) setOf(sets map[string]*testSet, rs *robots.Rules, rb page.Rob
 		return set
 	}
 	set := &testSet{profile: rb.Profile, agent: rb.Agent}
-	for _, l := range g.Lines {
-		c, ok := p.groups[l]
-		if !ok {
-			// A group as this profile reads it, not as fileCosts cuts
-			// the file: count every rule.
-			set.cost = p.all
-			break
+	for _, ru := range rs.AgentRules(rb.Agent) {
+		c := groupCost{rules: 1}
+		if ru.Line >= 1 && ru.Line <= len(p.file.Lines) {
+			// The line as shown, "Key: value", quotes aside.
+			l := &p.file.Lines[ru.Line-1]
+			c.ruleLen = jsonLen(p.file.Text(l.Key)) + jsonLen(p.file.Text(l.Value)) - 2
 		}
-		set.cost.add(c)
+		if strings.Contains(ru.Pattern, "*") {
+			c.wild, c.wildBytes = 1, len(ru.Pattern)
+		}
+		set.cost.add(&c)
 	}
 	sets[key] = set
 	p.sets = append(p.sets, set)
 	return set
-}
-
-// fileCosts returns the cost of the rules of each group of f, keyed by
-// the line of its first User-agent line, and of the whole file. A group
-// here runs from a User-agent line that follows an Allow or Disallow line
-// (or the first) to the next such: the profiles cut groups there or more
-// finely, and a group that starts elsewhere is costed as the whole file.
-func fileCosts(f *syntax.File) (map[int]*groupCost, groupCost) {
-	groups := map[int]*groupCost{}
-	var all groupCost
-	var cur *groupCost
-	afterRule := true
-	for i := range f.Lines {
-		l := &f.Lines[i]
-		if l.Kind != syntax.DirectiveLine {
-			continue
-		}
-		switch l.Field {
-		case syntax.UserAgent:
-			if afterRule {
-				cur = &groupCost{}
-				groups[i+1] = cur
-				afterRule = false
-			}
-		case syntax.Allow, syntax.Disallow:
-			afterRule = true
-			v := f.Text(l.Value)
-			// The line as shown, "Key: value", quotes aside.
-			c := groupCost{rules: 1, ruleLen: jsonLen(f.Text(l.Key)) + jsonLen(v) - 2}
-			if strings.Contains(v, "*") {
-				c.wild, c.wildBytes = 1, len(v)
-			}
-			all.add(&c)
-			if cur != nil {
-				cur.add(&c)
-			}
-		}
-	}
-	return groups, all
 }
 
 // The matcher's costs of a verdict, in octets compared: a fixed cost
@@ -502,6 +501,14 @@ func (p *testPlan) maxWild() int {
 	return m
 }
 
+// accessSize is the size of an access as writeList writes it, its robot's
+// name aside, measured once on the longest wire.Access.
+var accessSize = func() int {
+	b, _ := json.MarshalIndent(wire.Access{Access: robots.Access{State: robots.Blocked, Via: robots.ViaFallback,
+		Line: math.MaxInt32, Group: math.MaxInt32}}, "    ", "  ")
+	return len(",\n    ") + len(b) - len(`""`)
+}()
+
 // The sizes of a result as writeList writes it, measured once on
 // wire.TestResult: its separator and indentation, the fields with empty
 // values, and what a rule or a reason adds besides its text.
@@ -534,7 +541,7 @@ func (p *testPlan) answerBound(ans *testAnswer) int64 {
 		default:
 			per += int64(reasonSize + jsonLen(rb.under.Reason))
 		}
-		n += per*int64(len(p.urls)) + urls
+		n += per*int64(len(p.urls)) + urls + int64(accessSize+jsonLen(rb.name))
 	}
 	return n
 }
@@ -545,6 +552,7 @@ func (p *testPlan) answerBound(ans *testAnswer) int64 {
 func (p *testPlan) decide(ctx context.Context) error {
 	for _, prof := range p.profiles {
 		rs := robots.Compile(p.file, prof)
+		p.access(prof, rs)
 		for _, set := range p.sets {
 			if set.profile != prof {
 				continue
@@ -570,6 +578,16 @@ func (p *testPlan) decide(ctx context.Context) error {
 	}
 	p.file = nil
 	return nil
+}
+
+// access works out each robot's access to the site under the rules of
+// its profile, rs (robots.Rules.Access).
+func (p *testPlan) access(prof robots.Profile, rs *robots.Rules) {
+	for i := range p.robots {
+		if rb := &p.robots[i]; rb.set != nil && rb.set.profile == prof {
+			rb.access = rs.Access(rb.reader.Agent)
+		}
+	}
 }
 
 // Len and At make the plan the list of the answer's results.

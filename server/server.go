@@ -185,12 +185,13 @@ func (s *Server) routes() {
 	s.handle("POST /api/v1/check", "check", s.admit(s.check))
 	s.handle("POST /api/v1/test", "test", s.admit(s.test))
 	s.handle("GET /api/v1/page", "page", s.admit(s.page))
+	s.handle("GET /api/v1/agents", "agents", s.agents)
 	s.handle("GET /healthz", "healthz", s.healthz)
 	s.mux.Handle("GET /metrics", s.instrument("metrics", s.metricsHandler()))
 	s.handle("GET /{$}", "ui", s.admitUI(s.uiIndex, func(r *http.Request) bool { return r.URL.Query().Has("page") }))
 	s.handle("POST /{$}", "ui", s.admitUI(s.uiCheck, func(*http.Request) bool { return true }))
 	s.mux.Handle("GET /static/", s.instrument("static", staticHandler()))
-	for _, p := range []struct{ path, allow string }{{"/api/v1/check", "POST"}, {"/api/v1/test", "POST"}, {"/api/v1/page", "GET"}} {
+	for _, p := range []struct{ path, allow string }{{"/api/v1/check", "POST"}, {"/api/v1/test", "POST"}, {"/api/v1/page", "GET"}, {"/api/v1/agents", "GET"}} {
 		s.handle(p.path, "api", func(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Allow", p.allow)
 			return &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", msg: r.Method + " " + r.URL.Path + ": use " + p.allow}

@@ -80,8 +80,9 @@ func TestEncodeJSON(t *testing.T) {
 // TestTestAnswer: testAnswer has the fields of wire.TestResponse, and
 // the plan's results are those the server decided before it grouped the
 // robots: for every robot of the registry and every profile, each URL
-// decided as Decide decides it, with its line and rule, and the
-// answer's estimate bounds it.
+// decided as Decide decides it, with its line and rule, each robot's
+// access as robots.Rules.Access gives it, and the answer's estimate
+// bounds it.
 func TestTestAnswer(t *testing.T) {
 	a, w := reflect.TypeFor[testAnswer](), reflect.TypeFor[wire.TestResponse]()
 	if a.NumField() != w.NumField() {
@@ -126,8 +127,9 @@ func TestTestAnswer(t *testing.T) {
 				}
 				want.Results = append(want.Results, tr)
 			}
+			want.Access = append(want.Access, wire.Access{Robot: rb.Name, Access: rules.Access(rb.Agent)})
 		}
-		got := streamed(t, &testAnswer{Results: plan})
+		got := streamed(t, &testAnswer{Results: plan, Access: accessList{plan}})
 		if got != encoded(&want) {
 			t.Errorf("%v: the plan's answer differs from the robots' own verdicts", prof)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -38,13 +37,7 @@ func runAgents(e *env, args []string) error {
 	case "":
 	case "ai":
 		// Every AI purpose: training, search and user fetches.
-		list = nil
-		for _, p := range []agents.Purpose{agents.AITraining, agents.AISearch, agents.AIUser} {
-			list = append(list, agents.ByPurpose(p)...)
-		}
-		slices.SortStableFunc(list, func(a, b agents.Robot) int {
-			return strings.Compare(strings.ToLower(a.Token), strings.ToLower(b.Token))
-		})
+		list = agents.AIRobots()
 	default:
 		p, err := agents.ParsePurpose(*purpose)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
-	"github.com/robotskit/robots/internal/probe"
+	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -20,21 +20,14 @@ var auditCmd = &command{
 
 func init() { auditCmd.run = runAudit }
 
-// robotAudit is one known robot's reading of the file.
+// robotAudit is one known robot's reading of the file: its access
+// (robots.Rules.Access, the object every command and the API report),
+// with who it is and how it reads robots.txt.
 type robotAudit struct {
-	Token   string `json:"token"`
+	wire.Access
 	Owner   string `json:"owner"`
 	Purpose string `json:"purpose"`
 	Profile string `json:"profile"`
-	// Root is whether it may crawl "/".
-	Root bool `json:"root_allowed"`
-	// Status is "blocked" ("/" disallowed), "partly" (some probe URL
-	// disallowed) or "open".
-	Status string `json:"status"`
-	// Group is the line of the group it obeys, 0 for none; Via is the
-	// token that group names ("*" for the "*" groups, "" for none).
-	Group int    `json:"group"`
-	Via   string `json:"via"`
 }
 
 // finding is something a robot reads differently from what the file
@@ -56,13 +49,13 @@ type auditJSON struct {
 // ai-user) by what the file does to them.
 // Blocked, Partly and Open hold those that a group names (by their token
 // or a fallback); Unmentioned those that only "*" or nothing applies to,
-// and Global says what the "*" groups do to them.
+// and Global says what the "*" groups do to them (their access state).
 type aiSummary struct {
 	Blocked     []string `json:"blocked"`
 	Partly      []string `json:"partly"`
 	Open        []string `json:"open"`
 	Unmentioned []string `json:"unmentioned"`
-	Global      string   `json:"unmentioned_status"`
+	Global      string   `json:"unmentioned_state"`
 }
 
 func runAudit(e *env, args []string) error {
@@ -99,65 +92,25 @@ func runAudit(e *env, args []string) error {
 	return nil
 }
 
-// barred reports whether some path is disallowed to the robot a: whether
-// one of the probes (package internal/probe) of a Disallow rule that
-// decides for it is disallowed. Only those rules can bar a path.
-func barred(rules *robots.Rules, a robots.Agent) bool {
-	for _, ru := range rules.AgentRules(a) {
-		if ru.Allows() || ru.Pattern == "" {
-			continue
-		}
-		set := map[string]bool{}
-		probe.Value(probe.Adder(set, nil), nil, strings.TrimSuffix(ru.Pattern, "$"))
-		for u := range set {
-			if !rules.Decide(a, u).Allowed {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func audit(f *syntax.File) *auditJSON {
 	rs := robots.CompileAll(f)
 	a := &auditJSON{Findings: []finding{}, AI: aiSummary{Blocked: []string{}, Partly: []string{},
-		Open: []string{}, Unmentioned: []string{}, Global: "open"}}
+		Open: []string{}, Unmentioned: []string{}, Global: robots.Open.String()}}
 	for _, rb := range agents.All() {
-		rd := fromRegistry(rb, robots.Google, false)
-		rules := rs.Rules(rd.profile)
-		ra := robotAudit{Token: rb.Token, Owner: rb.Owner, Purpose: rb.Purpose.String(), Profile: rd.profile.String()}
-		d := rules.Decide(rd.agent, "/")
-		ra.Root, ra.Group = d.Allowed, d.Group
-		ra.Status = "open"
-		if !d.Allowed {
-			ra.Status = "blocked"
-		} else if barred(rules, rd.agent) {
-			ra.Status = "partly"
-		}
-		switch {
-		case d.Group == 0:
-		case d.Global:
-			ra.Via = "*"
-		default:
-			for _, t := range rd.agent.Tokens {
-				if _, ok := rules.Group(robots.Agent{Tokens: []string{t}, IgnoreGlobal: true, WholeName: rd.agent.WholeName}); ok {
-					ra.Via = t
-					break
-				}
-			}
-		}
-		a.Robots = append(a.Robots, ra)
-		switch rb.Purpose {
-		case agents.AITraining, agents.AISearch, agents.AIUser:
+		agent, profile := rb.Reader()
+		acc := rs.Rules(profile).Access(agent)
+		a.Robots = append(a.Robots, robotAudit{Access: wire.Access{Robot: rb.Token, Access: acc},
+			Owner: rb.Owner, Purpose: rb.Purpose.String(), Profile: profile.String()})
+		if rb.Purpose.AI() {
 			switch {
-			case ra.Via == "" || ra.Via == "*":
+			case acc.Via == robots.ViaStar || acc.Via == robots.ViaNone:
 				a.AI.Unmentioned = append(a.AI.Unmentioned, rb.Token)
-				if ra.Via == "*" && !rb.IgnoresGlobal {
-					a.AI.Global = ra.Status
+				if acc.Via == robots.ViaStar && !rb.IgnoresGlobal {
+					a.AI.Global = acc.State.String()
 				}
-			case ra.Status == "blocked":
+			case acc.State == robots.Blocked:
 				a.AI.Blocked = append(a.AI.Blocked, rb.Token)
-			case ra.Status == "partly":
+			case acc.State == robots.Partly:
 				a.AI.Partly = append(a.AI.Partly, rb.Token)
 			default:
 				a.AI.Open = append(a.AI.Open, rb.Token)
@@ -285,27 +238,22 @@ func droppedGlobal(rules *robots.Rules) []finding {
 func (a *auditJSON) writeText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d known robots\n\n", a.File, len(a.Robots))
-	status, via := map[string]int{}, map[string]int{}
+	state, via := map[robots.State]int{}, map[robots.Via]int{}
 	for _, r := range a.Robots {
-		status[r.Status]++
+		state[r.State]++
 		via[r.Via]++
 	}
-	blocked, partly := status["blocked"], status["partly"]
-	global, none := via["*"], via[""]
-	fmt.Fprintf(&b, "Blocked from /: %d; partly blocked: %d; open: %d.\n", blocked, partly, len(a.Robots)-blocked-partly)
-	fmt.Fprintf(&b, "%d follow the \"*\" group, %d have no group, %d are named:\n", global, none, len(a.Robots)-global-none)
+	fmt.Fprintf(&b, "Blocked: %d; partly blocked: %d; open: %d.\n", state[robots.Blocked], state[robots.Partly], state[robots.Open])
+	fmt.Fprintf(&b, "%d follow the \"*\" group, %d have no group, %d are named:\n", via[robots.ViaStar], via[robots.ViaNone], len(a.Robots)-via[robots.ViaStar]-via[robots.ViaNone])
 	for _, r := range a.Robots {
-		if r.Via == "" || r.Via == "*" {
+		if r.Via == robots.ViaStar || r.Via == robots.ViaNone {
 			continue
 		}
-		via := "no group"
-		switch {
-		case r.Via == "*":
-			via = fmt.Sprintf(`"*" group, line %d`, r.Group)
-		case r.Via != "":
-			via = fmt.Sprintf("group %q, line %d", r.Via, r.Group)
+		by := fmt.Sprintf("its own group, line %d", r.Group)
+		if r.Via == robots.ViaFallback {
+			by = fmt.Sprintf("a fallback's group, line %d", r.Group)
 		}
-		fmt.Fprintf(&b, "  %-24s %-8s %-10s %s\n", r.Token, r.Status, r.Profile, via)
+		fmt.Fprintf(&b, "  %-24s %-8s %-10s %s\n", r.Robot, r.State, r.Profile, by)
 	}
 	b.WriteString("\nAI crawlers:\n")
 	list := func(name string, ts []string) {

@@ -14,6 +14,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/internal/sitecheck"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/internal/wire"
@@ -488,9 +489,10 @@ func runFix(e *env, args []string) error {
 				fmt.Fprintf(e.stderr, "%s:%d: kept: %s %s: %s\n", clean(src.name), r.Line, r.Fix.ID, r.Check.Code, r.Reason)
 			default:
 				fmt.Fprintf(e.stderr, "%s:%d: kept: %s %s would change %s's verdict for %s under %v\n",
-					clean(src.name), r.Line, r.Fix.ID, r.Check.Code, d.Agent, clean(d.URL), d.Profile)
+					clean(src.name), r.Line, r.Fix.ID, r.Check.Code, d.Agent, clean(probe.Shown(d.URL)), d.Profile)
 			}
 		}
+		var skipped []string
 		fixNames := func(ds []lint.Diagnostic) []string {
 			var out []string
 			for _, d := range ds {
@@ -500,8 +502,11 @@ func runFix(e *env, args []string) error {
 			}
 			return out
 		}
-		for _, k := range fixNames(res.Skipped) {
-			fmt.Fprintf(e.stderr, "%s: not applied: intent fix %s changes what robots do; enable it with -enable\n", clean(src.name), k)
+		for _, d := range res.Skipped {
+			if k := d.Fix.ID + " (" + d.Check.Code + ")"; !slices.Contains(skipped, k) {
+				skipped = append(skipped, k)
+				fmt.Fprintf(e.stderr, "%s: not applied: intent fix %s changes what robots do; apply it with -enable %s (or -enable all)\n", clean(src.name), k, d.Fix.ID)
+			}
 		}
 		for _, k := range fixNames(res.Deferred) {
 			fmt.Fprintf(e.stderr, "%s: not applied: layout fix %s moves lines for first-match robots; apply it with -robots all\n", clean(src.name), k)
@@ -511,7 +516,7 @@ func runFix(e *env, args []string) error {
 			// robots diff shows them, before anything is written.
 			fmt.Fprintf(e.stderr, "%s: the intent fixes change what robots do:\n", clean(src.name))
 			rep := change.Compare(src.body, res.Output, &change.Options{All: *set == "all"})
-			if err := writeDiffText(e.stderr, src.name, src.name+" (fixed)", rep); err != nil {
+			if err := writeDiffText(e.stderr, src.name, src.name+" (fixed)", rep, false, false); err != nil {
 				return err
 			}
 		}

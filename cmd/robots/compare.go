@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/internal/probe"
+	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -18,7 +18,12 @@ var compareCmd = &command{
 	name:  "compare",
 	usage: "[-robot NAME]... [-agent TOKEN]... [-all] [-profile P] [-format text|json] FILE|URL|- [URL...]",
 	short: "show how each robot reads a file, URL by URL",
-	long: `Without URL arguments, the URLs are derived from the file's own rules.
+	long: `Without URL arguments, the rows are the file's own rules: "/" and the
+path of every Allow and Disallow line, each decided on the first path its
+pattern covers (its "*" read as nothing); the table shows at most ` + fmt.Sprint(maxRows) + `
+of them, those on which the robots disagree first, and -format json all.
+The first row gives each robot's access to the site: open, partly blocked
+or blocked (the access of robots audit and the API).
 Without -robot or -agent, the robots are those of the major families:
 ` + strings.Join(compareDefault, ", ") + `; -all shows the
 registry's wider default set, with one robot for every profile.`,
@@ -31,8 +36,9 @@ func init() { compareCmd.run = runCompare }
 // crawlers), so that the table fits 80 columns.
 var compareDefault = []string{"Googlebot", "bingbot", "YandexBot", "GPTBot", "ClaudeBot"}
 
-// maxProbes bounds the URLs derived from a file's own patterns.
-const maxProbes = 24
+// maxRows bounds the rows of the text table when they are the file's
+// own rules; -format json gives them all.
+const maxRows = 24
 
 func runCompare(e *env, args []string) error {
 	fs := newFlags(e, compareCmd)
@@ -101,12 +107,12 @@ func runCompare(e *env, args []string) error {
 	}
 	rs := robots.CompileAll(syntax.Parse(name, src))
 	probed := len(urls) == 0
+	rows, probes := urls, urls
 	if probed {
-		if urls, err = probeURLs(e.ctx, rs, readers); err != nil {
-			return err
-		}
+		rows, probes = rulePaths(rs.File())
 	}
-	m := compare(rs, readers, urls)
+	m := compare(rs, readers, probes)
+	m.rows = rows
 	if *format == "json" {
 		err = m.writeJSON(e.stdout, name, probed)
 	} else {
@@ -145,47 +151,44 @@ func defaultReaders(profile robots.Profile, profileSet bool) []reader {
 	return rs
 }
 
-// probeURLs derives paths to test from the file's own rules (package
-// internal/probe, the checker's probes) and keeps at most maxProbes:
-// "/", then the paths on which the readers disagree, then an even sample
-// of the others, in sorted order.
-func probeURLs(ctx context.Context, rs *robots.Readings, readers []reader) ([]string, error) {
-	all, err := probe.Paths(ctx, rs.File())
-	if err != nil || len(all) <= maxProbes {
-		return all, err
-	}
-	keep := map[string]bool{"/": true}
-	for _, j := range compare(rs, readers, all).disagree {
-		if len(keep) == maxProbes {
-			break
+// rulePaths returns the rows of a table of the file's own rules: "/" and
+// the value of every Allow and Disallow line, as written, once each, in
+// file order; and the path each is decided on, the first its pattern
+// covers (probe.Plain).
+func rulePaths(f *syntax.File) (rows, paths []string) {
+	rows, paths = []string{"/"}, []string{"/"}
+	seen := map[string]bool{"/": true}
+	for i := range f.Lines {
+		l := &f.Lines[i]
+		if l.Kind != syntax.DirectiveLine || l.Field != syntax.Allow && l.Field != syntax.Disallow {
+			continue
 		}
-		keep[all[j]] = true
-	}
-	for i := 0; len(keep) < maxProbes && i < len(all); i++ {
-		// An even sample of the rest: the i-th of maxProbes slots.
-		keep[all[i*len(all)/maxProbes]] = true
-	}
-	urls := make([]string, 0, len(keep))
-	for _, u := range all {
-		if keep[u] {
-			urls = append(urls, u)
+		v := f.Text(l.Value)
+		if v == "" || seen[v] {
+			continue
 		}
+		seen[v] = true
+		rows = append(rows, v)
+		paths = append(paths, probe.Plain(v))
 	}
-	return urls, nil
+	return rows, paths
 }
 
-// matrix is every robot's decision on every URL.
+// matrix is every robot's access to the site and decision on every URL.
 type matrix struct {
 	file     *syntax.File
 	readers  []reader
-	urls     []string
+	access   []robots.Access     // [reader]
+	urls     []string            // decided
+	rows     []string            // shown: the URLs, or the rules' paths they stand for
 	cells    [][]robots.Decision // [reader][url]
 	disagree []int               // URLs on which readers differ
 }
 
 func compare(rs *robots.Readings, readers []reader, urls []string) *matrix {
-	m := &matrix{file: rs.File(), readers: readers, urls: urls}
+	m := &matrix{file: rs.File(), readers: readers, urls: urls, rows: urls}
 	for _, r := range readers {
+		m.access = append(m.access, rs.Rules(r.profile).Access(r.agent))
 		row := make([]robots.Decision, len(urls))
 		for j, u := range urls {
 			row[j] = rs.Decide(r.profile, r.agent, u)
@@ -247,14 +250,42 @@ const width = 80
 
 func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s, %s", clean(name), plural(len(m.readers), "robot"), plural(len(m.urls), "URL"))
+	fmt.Fprintf(&b, "%s: %s", clean(name), plural(len(m.readers), "robot"))
 	if probed {
-		b.WriteString(" (derived from the file's rules)")
+		fmt.Fprintf(&b, ", \"/\" and the paths of %s\n", plural(len(m.rows)-1, "rule"))
+		b.WriteString("cells: yes/NO and the deciding line on the first path each rule covers;\n")
+		b.WriteString("* marks the rows on which robots disagree\n")
+	} else {
+		fmt.Fprintf(&b, ", %s\n", plural(len(m.urls), "URL"))
+		b.WriteString("cells: yes/NO and the deciding line; * marks URLs on which robots disagree\n")
 	}
-	b.WriteString("\ncells: yes/NO and the deciding line; * marks URLs on which robots disagree\n")
+	// The rows shown: all of them, or for a file's rules at most maxRows,
+	// "/" and those on which the robots disagree first.
+	show := make([]int, 0, len(m.rows))
+	if !probed || len(m.rows) <= maxRows {
+		for j := range m.rows {
+			show = append(show, j)
+		}
+	} else {
+		keep := map[int]bool{0: true}
+		for _, j := range m.disagree {
+			if len(keep) == maxRows {
+				break
+			}
+			keep[j] = true
+		}
+		for j := 0; len(keep) < maxRows && j < len(m.rows); j++ {
+			keep[j] = true
+		}
+		for j := range m.rows {
+			if keep[j] {
+				show = append(show, j)
+			}
+		}
+	}
 	// URLs of one origin are shown by their paths.
-	shown := slices.Clone(m.urls)
-	if o := commonOrigin(m.urls); o != "" {
+	shown := slices.Clone(m.rows)
+	if o := commonOrigin(m.rows); o != "" && !probed {
 		for j, u := range shown {
 			shown[j] = strings.TrimPrefix(u, o)
 		}
@@ -264,14 +295,14 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 	// tables when they do not fit in width columns beside the URLs.
 	colW := make([]int, len(m.readers))
 	for i, r := range m.readers {
-		colW[i] = max(len(r.name), len(r.profile.String())+2)
-		for j := range m.urls {
+		colW[i] = max(len(r.name), len(r.profile.String())+2, len(m.access[i].State.String()))
+		for _, j := range show {
 			colW[i] = max(colW[i], len(cell(m.cells[i][j])))
 		}
 	}
-	urlW := len("URL")
-	for _, u := range shown {
-		urlW = max(urlW, utf8.RuneCountInString(clean(u))+1)
+	urlW := len("access")
+	for _, j := range show {
+		urlW = max(urlW, utf8.RuneCountInString(clean(shown[j]))+1)
 	}
 	// The URL column takes what the robots leave of the width, at least 16
 	// columns; longer URLs are shortened in the middle (the list of
@@ -281,6 +312,10 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 		cols += 2 + w
 	}
 	urlW = min(urlW, max(16, width-cols))
+	first := "URL"
+	if probed {
+		first = "rule"
+	}
 	for lo := 0; lo < len(m.readers); {
 		hi, used := lo, urlW
 		for hi < len(m.readers) && (hi == lo || used+2+colW[hi] <= width) {
@@ -296,10 +331,11 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 			}
 			b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
 		}
-		line("URL", func(i int) string { return m.readers[i].name })
+		line(first, func(i int) string { return m.readers[i].name })
 		line("", func(i int) string { return "(" + m.readers[i].profile.String() + ")" })
-		for j, u := range shown {
-			u = clean(u)
+		line("access", func(i int) string { return m.access[i].State.String() })
+		for _, j := range show {
+			u := clean(shown[j])
 			if slices.Contains(m.disagree, j) {
 				u += "*"
 			}
@@ -307,12 +343,23 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 		}
 		lo = hi
 	}
+	if n := len(m.rows) - len(show); n > 0 {
+		fmt.Fprintf(&b, "\n(%s more, on which the robots agree: -format json lists them)\n", plural(n, "rule"))
+	}
 	if len(m.disagree) == 0 {
-		b.WriteString("\nEvery robot reads every URL the same way.\n")
+		what := "URL"
+		if probed {
+			what = "rule"
+		}
+		fmt.Fprintf(&b, "\nEvery robot reads every %s the same way.\n", what)
 	} else {
-		fmt.Fprintf(&b, "\nRobots disagree on %d of %d URLs:\n", len(m.disagree), len(m.urls))
+		what := plural(len(m.urls), "URL")
+		if probed {
+			what = plural(len(m.rows), "row")
+		}
+		fmt.Fprintf(&b, "\nRobots disagree on %d of %s:\n", len(m.disagree), what)
 		for _, j := range m.disagree {
-			fmt.Fprintf(&b, "\n%s\n", clean(m.urls[j]))
+			fmt.Fprintf(&b, "\n%s\n", clean(m.rows[j]))
 			for _, rd := range m.readings(j) {
 				fmt.Fprintf(&b, "  %-10s %s\n", verdict(rd.Allowed), clean(rd.Why))
 				b.WriteString(wrapList("by ", rd.Robots, 13, width))
@@ -392,10 +439,18 @@ func wrapList(prefix string, items []string, indent, width int) string {
 // Shapes of -format json.
 type (
 	compareJSON struct {
-		File          string             `json:"file"`
-		Probed        bool               `json:"probed"`
-		Robots        []robotJSON        `json:"robots"`
-		URLs          []string           `json:"urls"`
+		File   string      `json:"file"`
+		Probed bool        `json:"probed"`
+		Robots []robotJSON `json:"robots"`
+		// Access is each robot's access to the site, in the order of
+		// Robots: the access object of every command and the API.
+		Access []wire.Access `json:"access"`
+		// URLs are the URLs given; without them, Rules are the values of
+		// the file's rule lines (and "/") and Probes the paths they were
+		// decided on.
+		URLs          []string           `json:"urls,omitempty"`
+		Rules         []string           `json:"rules,omitempty"`
+		Probes        []string           `json:"probes,omitempty"`
 		Matrix        [][]decisionJSON   `json:"matrix"` // [robot][url]
 		Disagreements []disagreementJSON `json:"disagreements"`
 	}
@@ -419,10 +474,19 @@ type (
 )
 
 func (m *matrix) writeJSON(w io.Writer, name string, probed bool) error {
-	out := compareJSON{File: name, Probed: probed, URLs: m.urls, Disagreements: []disagreementJSON{}}
+	out := compareJSON{File: name, Probed: probed, Disagreements: []disagreementJSON{}}
+	if probed {
+		out.Rules = m.rows
+		for _, u := range m.urls {
+			out.Probes = append(out.Probes, probe.Shown(u))
+		}
+	} else {
+		out.URLs = m.urls
+	}
 	for i, r := range m.readers {
 		out.Robots = append(out.Robots, robotJSON{Name: r.name, Profile: r.profile.String(),
 			Tokens: r.agent.Tokens, IgnoreGlobal: r.agent.IgnoreGlobal, Known: r.known})
+		out.Access = append(out.Access, wire.Access{Robot: r.name, Access: m.access[i]})
 		row := make([]decisionJSON, len(m.urls))
 		for j, d := range m.cells[i] {
 			row[j] = decisionJSON{Allowed: d.Allowed, Line: d.Line, Group: d.Group, Reason: d.Reason.String()}
@@ -430,7 +494,7 @@ func (m *matrix) writeJSON(w io.Writer, name string, probed bool) error {
 		out.Matrix = append(out.Matrix, row)
 	}
 	for _, j := range m.disagree {
-		out.Disagreements = append(out.Disagreements, disagreementJSON{URL: m.urls[j], Readings: m.readings(j)})
+		out.Disagreements = append(out.Disagreements, disagreementJSON{URL: m.rows[j], Readings: m.readings(j)})
 	}
 	return writeJSON(w, out)
 }

@@ -13,8 +13,8 @@ import (
 
 var diffCmd = &command{
 	name:  "diff",
-	usage: "[-robots major|all] [-format text|json] [-timeout D] [-user-agent UA] [-cache SPEC] OLD NEW [URL...]",
-	short: "show the paths whose verdict changes between two versions of a file",
+	usage: "[-robots major|all] [-format text|json] [-v] [-timeout D] [-user-agent UA] [-cache SPEC] OLD NEW [URL...]",
+	short: "show the rules that change what robots may crawl between two versions of a file",
 	long: `OLD and NEW are files, URLs of sites (fetched as robots check fetches
 them), bare hosts such as example.com (read as https://), or - for standard
 input (one of them).
@@ -28,12 +28,21 @@ any other by its product token), and "*", the robots no group names.
 families; -robots all adds the old standards' first-match readers,
 draft1996 and strict1994.
 
-Without URL arguments, the paths are derived from the rules of both
-versions: every Allow and Disallow path, with its wildcards read as
-nothing and as a segment, one octet and one segment longer, plus "/" and
-"/robots.txt": the paths robots fix tries to prove that a fix keeps the
-meaning. Only the paths whose verdict changes are listed, with the
-deciding line of each version; the command exits 1 when there is one.`,
+The report is in the files' own rules: each rule line that was added,
+removed or is now obeyed by other robots, with the paths its pattern
+covers ("/private/ and everything under it"), whether they are now
+allowed or disallowed, and for which robots of which families; then the
+robots whose access to the site changes (open, partly blocked, blocked,
+and the group they obey). Rule lines that differ but change no verdict
+are listed apart.
+
+The verdicts are decided on the URLs given, or else on paths derived from
+the rules of both versions (every Allow and Disallow path, with its
+wildcards read as nothing and as a letter, one letter and one segment
+longer, plus "/" and "/robots.txt": the paths robots fix tries to prove
+that a fix keeps the meaning). -v lists the paths whose verdicts change,
+with the deciding line of each version; given URLs are always listed.
+The command exits 1 when a verdict changes.`,
 }
 
 func init() { diffCmd.run = runDiff }
@@ -42,6 +51,7 @@ func runDiff(e *env, args []string) error {
 	fs := newFlags(e, diffCmd)
 	set := fs.String("robots", "major", "compare the robot families of `SET`: major (google, bing, yandex, rfc9309) or all (also draft1996 and strict1994)")
 	format := fs.String("format", "text", "output `format`: text or json")
+	verbose := fs.Bool("v", false, "also list the paths tried whose verdicts change, with the deciding line of each version")
 	nf := addNetFlags(fs, 10)
 	if err := parseFlags(e, diffCmd, fs, args); err != nil {
 		return err
@@ -94,7 +104,7 @@ func runDiff(e *env, args []string) error {
 			*change.Report
 		}{ins[0].name, ins[1].name, rep})
 	} else {
-		err = writeDiffText(e.stdout, ins[0].name, ins[1].name, rep)
+		err = writeDiffText(e.stdout, ins[0].name, ins[1].name, rep, *verbose, true)
 	}
 	if err != nil {
 		return err
@@ -144,24 +154,221 @@ func diffSource(e *env, nf *netFlags, in input) ([]byte, error) {
 // otherRobots is how the text output names the robots no group names.
 const otherRobots = "* (other robots)"
 
-// writeDiffText writes the report in at most 80 columns. Robots whose
-// verdicts change alike share a block, headed by a line per family that
-// names them; in a block, the paths whose verdicts and deciding lines
-// change alike share an entry: the paths, then the verdict and deciding
-// line of the old and of the new version.
-func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report) error {
+// writeDiffText writes the report in at most 80 columns, in the files'
+// own rules: each rule line that changes verdicts, with the paths its
+// pattern covers, what becomes of them and for which robots; then the
+// robots whose access to the site changes. With verbose, or when the
+// URLs were given, the URLs whose verdicts change follow (see
+// writeDiffPaths); hint ends the report with where to find the paths
+// tried (robots diff's -v and -format json).
+func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report, verbose, hint bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "old: %s\nnew: %s\n", clean(oldName), clean(newName))
-	var fams []string
+	var fams []robots.Profile
 	for _, f := range rep.Families {
-		fams = append(fams, f.Profile.String())
+		fams = append(fams, f.Profile)
 	}
-	what := plural(len(rep.URLs), noun(rep.Probed))
-	if rep.Probed {
-		what += " derived from the rules of both versions"
+	compared := fmt.Sprintf("compared: %s robots", andList(namesOf(fams)))
+	if rep.URLs != nil {
+		compared += " on " + plural(len(rep.URLs), "URL")
 	}
-	b.WriteString(wrapWords(fmt.Sprintf("compared: %s robots on %s", andList(fams), what), "  ", width))
+	b.WriteString(wrapWords(compared, "  ", width))
 
+	var turning, inert []change.RuleChange
+	robotsN := map[string]bool{}
+	for _, rc := range rep.Rules {
+		if len(rc.Robots) == 0 {
+			inert = append(inert, rc)
+			continue
+		}
+		turning = append(turning, rc)
+		for _, r := range rc.Robots {
+			robotsN[r.Robot] = true
+		}
+	}
+	if len(turning) > 0 {
+		b.WriteString("\n")
+		b.WriteString(wrapWords(fmt.Sprintf("%s %s what %s may crawl:", plural(len(turning), "rule line"), verb(len(turning), "changes", "change"), plural(len(robotsN), "robot")), "", width))
+		for _, rc := range turning {
+			writeRuleChange(&b, rc, fams)
+		}
+	}
+	if lines := accessChanges(rep, fams); len(lines) > 0 {
+		b.WriteString("\nAccess to the site:\n")
+		for _, l := range lines {
+			b.WriteString(l)
+		}
+	}
+	if len(inert) > 0 {
+		b.WriteString("\n")
+		b.WriteString(wrapWords(fmt.Sprintf("%s %s between the versions but %s no verdict:", plural(len(inert), "rule line"), verb(len(inert), "differs", "differ"), verb(len(inert), "changes", "change")), "", width))
+		for _, rc := range inert {
+			fmt.Fprintf(&b, "  %s\n", ruleHead(rc))
+		}
+	}
+	if verbose || rep.URLs != nil {
+		writeDiffPaths(&b, rep)
+	}
+	if !rep.Changed {
+		b.WriteString("\nNo verdict changes: every robot compared reads both versions alike.\n")
+	} else if rep.URLs == nil && !verbose && hint {
+		b.WriteString("\n" + wrapWords(fmt.Sprintf("(-v lists the %s tried whose verdicts change; -format json gives them all)", plural(changedURLs(rep), "path")), "", width))
+	}
+	_, err := io.WriteString(w, cleanLines(b.String()))
+	return err
+}
+
+// changedURLs counts the URLs whose verdict changes for some robot.
+func changedURLs(rep *change.Report) int {
+	seen := map[string]bool{}
+	for _, f := range rep.Families {
+		for _, rb := range f.Robots {
+			for _, c := range rb.Changes {
+				seen[c.URL] = true
+			}
+		}
+	}
+	return len(seen)
+}
+
+// writeRuleChange writes one rule line that turns verdicts: the line, the
+// paths it covers and what becomes of them, and the robots, each with the
+// families that read it so ("every family" when all compared do).
+func writeRuleChange(b *strings.Builder, rc change.RuleChange, fams []robots.Profile) {
+	b.WriteString("\n  " + ruleHead(rc) + "\n")
+	b.WriteString(wrapWords("    "+clean(rc.Covers)+": "+rc.Effect, "      ", width))
+	var rbs []string
+	for _, r := range rc.Robots {
+		name := r.Robot
+		if name == "*" {
+			name = otherRobots
+		}
+		rbs = append(rbs, name+" ["+familiesOf(r.Families, fams)+"]")
+	}
+	b.WriteString(wrapList("for ", rbs, 4, width))
+}
+
+// ruleHead is a rule change's first line: "- line 5: Allow: /x (removed)".
+func ruleHead(rc change.RuleChange) string {
+	mark, what := "~", fmt.Sprintf("line %d: %s (in both versions, read differently)", rc.Line, clean(rc.Rule))
+	switch rc.Change {
+	case change.Added:
+		mark, what = "+", fmt.Sprintf("line %d: %s (added)", rc.Line, clean(rc.Rule))
+	case change.Removed:
+		mark, what = "-", fmt.Sprintf("line %d: %s (removed)", rc.Line, clean(rc.Rule))
+	default:
+		if rc.OldLine != 0 && rc.OldLine != rc.Line {
+			what = fmt.Sprintf("line %d (was %d): %s (in both versions, read differently)", rc.Line, rc.OldLine, clean(rc.Rule))
+		}
+	}
+	return shorten(mark+" "+what, width-2)
+}
+
+// accessChanges lists the changes of robots' access to the site: each
+// change once, then the robots it holds for, each with its families.
+func accessChanges(rep *change.Report, fams []robots.Profile) []string {
+	type entry struct {
+		names []string
+		fams  map[string][]robots.Profile
+	}
+	var order []string
+	byKey := map[string]*entry{}
+	for _, f := range rep.Families {
+		for _, rb := range f.Robots {
+			if rb.Old.State == rb.New.State && rb.Old.Via == rb.New.Via && rb.Old.Group == rb.New.Group {
+				continue
+			}
+			text := accessWords(rb.Old) + " → " + accessWords(rb.New)
+			if rb.Old.Via == rb.New.Via && rb.Old.Group == rb.New.Group {
+				text = fmt.Sprintf("%s → %s, %s", stateWords(rb.Old.State), stateWords(rb.New.State), groupWords(rb.New))
+			}
+			e := byKey[text]
+			if e == nil {
+				e = &entry{fams: map[string][]robots.Profile{}}
+				byKey[text] = e
+				order = append(order, text)
+			}
+			name := rb.Name
+			if name == "*" {
+				name = otherRobots
+			}
+			if e.fams[name] == nil {
+				e.names = append(e.names, name)
+			}
+			e.fams[name] = append(e.fams[name], f.Profile)
+		}
+	}
+	var out []string
+	for _, k := range order {
+		e := byKey[k]
+		var rbs []string
+		for _, n := range e.names {
+			rbs = append(rbs, n+" ["+familiesOf(e.fams[n], fams)+"]")
+		}
+		out = append(out, wrapWords("  "+clean(k)+":", "    ", width)+wrapList("", rbs, 4, width))
+	}
+	return out
+}
+
+// stateWords says a state as the text output does.
+func stateWords(s robots.State) string {
+	return map[robots.State]string{robots.Open: "open", robots.Partly: "partly blocked", robots.Blocked: "blocked"}[s]
+}
+
+// groupWords says how a robot found its group: "by the \"*\" group (line
+// 3)".
+func groupWords(a robots.Access) string {
+	switch a.Via {
+	case robots.ViaNamed:
+		return fmt.Sprintf("by its own group (line %d)", a.Group)
+	case robots.ViaFallback:
+		return fmt.Sprintf("by a fallback's group (line %d)", a.Group)
+	case robots.ViaStar:
+		return fmt.Sprintf("by the \"*\" group (line %d)", a.Group)
+	}
+	return "no group applies"
+}
+
+// accessWords says an access in a few words: "partly blocked by the \"*\"
+// group (line 3)".
+func accessWords(a robots.Access) string {
+	if a.Via == robots.ViaNone {
+		return stateWords(a.State) + ", no group applies"
+	}
+	return stateWords(a.State) + " " + groupWords(a)
+}
+
+// familiesOf names families, or "every family" when they are all of all.
+func familiesOf(ps, all []robots.Profile) string {
+	if len(ps) == len(all) && len(all) > 1 {
+		return "every family"
+	}
+	return strings.Join(namesOf(ps), ", ")
+}
+
+// namesOf returns the names of ps.
+func namesOf(ps []robots.Profile) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// verb picks the singular or plural form for n.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// writeDiffPaths writes the URLs whose verdicts change: robots whose
+// verdicts change alike share a block, headed by a line per family that
+// names them; in a block, the URLs whose verdicts and deciding lines
+// change alike share an entry: the URLs, then the verdict and deciding
+// line of the old and of the new version.
+func writeDiffPaths(b *strings.Builder, rep *change.Report) {
 	type block struct {
 		changes []change.URLChange
 		fams    []string
@@ -169,17 +376,12 @@ func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report) err
 	}
 	var blocks []*block
 	byKey := map[string]*block{}
-	changed := map[string]bool{}
-	robotsN, famsN := 0, 0
 	for _, f := range rep.Families {
 		fam := f.Profile.String()
-		hit := false
 		for _, rb := range f.Robots {
 			if len(rb.Changes) == 0 {
 				continue
 			}
-			hit = true
-			robotsN++
 			k := diffKey(rb.Changes)
 			bl := byKey[k]
 			if bl == nil {
@@ -195,20 +397,22 @@ func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report) err
 				name = otherRobots
 			}
 			bl.names[fam] = append(bl.names[fam], name)
-			for _, c := range rb.Changes {
-				changed[c.URL] = true
-			}
-		}
-		if hit {
-			famsN++
 		}
 	}
+	if len(blocks) == 0 {
+		return
+	}
+	what := "URLs given"
+	if rep.URLs == nil {
+		what = "paths tried (derived from the rules of both versions)"
+	}
+	fmt.Fprintf(b, "\nVerdicts that change on the %s:\n", what)
 	for _, bl := range blocks {
 		b.WriteString("\n")
 		for _, fam := range bl.fams {
 			b.WriteString(wrapList(fam+": ", bl.names[fam], 0, width))
 		}
-		// Paths whose two verdicts and reasons are the same share an
+		// URLs whose two verdicts and reasons are the same share an
 		// entry.
 		var order []string
 		paths := map[string][]string{}
@@ -238,31 +442,15 @@ func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report) err
 				v     change.Verdict
 			}{{"old", c.Old}, {"new", c.New}} {
 				head := fmt.Sprintf("    %s  %-10s  ", side.label, verdict(side.v.Allowed))
-				fmt.Fprintf(&b, "%s%s\n", head, shorten(clean(side.v.Why), width-utf8.RuneCountInString(head)))
+				fmt.Fprintf(b, "%s%s\n", head, shorten(clean(side.v.Why), width-utf8.RuneCountInString(head)))
 			}
 		}
 	}
-	b.WriteString("\n")
-	if len(changed) == 0 {
-		b.WriteString("No verdict changes: every robot compared reads both versions alike.\n")
-	} else {
-		b.WriteString(wrapWords(fmt.Sprintf("Verdicts change on %d of %s, for %s of %s.", len(changed), plural(len(rep.URLs), noun(rep.Probed)), plural(robotsN, "robot"), families(famsN)), "", width))
-	}
-	_, err := io.WriteString(w, cleanLines(b.String()))
-	return err
 }
 
 // maxDiffPaths bounds the paths the text output lists for one change;
 // -format json lists them all.
 const maxDiffPaths = 8
-
-// noun is what the report decided: paths it derived, or the URLs given.
-func noun(probed bool) string {
-	if probed {
-		return "path"
-	}
-	return "URL"
-}
 
 // diffKey identifies a list of changes, so that robots with the same
 // changes are shown once.
@@ -274,14 +462,6 @@ func diffKey(cs []change.URLChange) string {
 	return b.String()
 }
 
-// families writes "1 family", "2 families".
-func families(n int) string {
-	if n == 1 {
-		return "1 family"
-	}
-	return fmt.Sprintf("%d families", n)
-}
-
 // andList writes "a", "a and b", "a, b and c".
 func andList(xs []string) string {
 	if len(xs) < 2 {
@@ -291,14 +471,16 @@ func andList(xs []string) string {
 }
 
 // wrapWords writes s in lines of at most width columns, breaking at
-// spaces; the lines after the first start with indent.
+// spaces; the first line keeps the spaces s starts with, the lines after
+// it start with indent.
 func wrapWords(s, indent string, width int) string {
 	var b strings.Builder
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
 	line := ""
 	for _, word := range strings.Fields(s) {
 		switch {
 		case line == "":
-			line = word
+			line = lead + word
 		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width:
 			b.WriteString(line + "\n")
 			line = indent + word

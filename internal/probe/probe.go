@@ -1,9 +1,11 @@
 // Package probe derives, from the rules of robots.txt files, the paths
 // whose verdicts can tell two readings apart: each Allow and Disallow
-// value with its wildcards read as nothing and as a segment, followed by
-// nothing, one more octet or a further segment, and where a wildcard lets
-// one rule reach another's path. The checker's proofs, robots diff and
-// robots compare all probe with these paths.
+// value with its wildcards read as nothing and as one letter, followed by
+// nothing, one more letter or a further segment, and where a wildcard lets
+// one rule reach another's path. The checker's proofs and robots diff
+// probe with these paths; they are evidence, shown to users only on
+// request, so they read as paths a site could have ("/shop/x", "/x.pdf"):
+// no marker text, and no "//" that the rules did not write.
 package probe
 
 import (
@@ -23,9 +25,18 @@ const Max = 1 << 15
 // maxCross bounds the wildcard-by-rule pairs Paths crosses.
 const maxCross = 1 << 17
 
-// Origin is put before probe paths that start with "//", which alone
-// would read as a network-path reference.
-const Origin = "http://lint.invalid"
+// Origin is put before probe paths that start with "//" (from a rule
+// that starts so), which alone would read as a network-path reference;
+// Shown takes it off again.
+const Origin = "http://robots.invalid"
+
+// Shown returns the path a probe stands for: u without Origin.
+func Shown(u string) string {
+	if p, ok := strings.CutPrefix(u, Origin); ok && strings.HasPrefix(p, "/") {
+		return p
+	}
+	return u
+}
 
 // poll is how many steps pass between looks at the context.
 const poll = 256
@@ -59,22 +70,27 @@ func Paths(ctx context.Context, files ...*syntax.File) ([]string, error) {
 		}
 	}
 	// Where a wildcard lets one rule reach another's path: each value
-	// followed by what a wildcard value has after its first "*"
-	// ("/docs" and "/*.pdf" meet at "/docs.pdf", which the probes above
-	// miss), while the pairs are few enough.
+	// followed by what a wildcard value has after its first "*", directly
+	// and one segment down ("/docs" and "/*.pdf" meet at "/docs.pdf" and
+	// "/docs/x.pdf", which the probes above miss), while the pairs are
+	// few enough.
 	if len(wild)*len(values) <= maxCross {
 		n := 0
 		for _, w := range wild {
-			tail := a.ReplaceStars(w[strings.IndexByte(w, '*'):], "", "")
+			tail := fill(&a, w[strings.IndexByte(w, '*'):], "")
 			for _, v := range values {
 				if n++; n%poll == 0 {
 					if err := ctx.Err(); err != nil {
 						return nil, err
 					}
 				}
-				lit := a.ReplaceStars(v, "", "")
+				lit := fill(&a, v, "")
 				add(a.Concat(lit, tail))
-				add(a.Concat3(lit, "/x-probe", tail))
+				if strings.HasSuffix(lit, "/") {
+					add(a.Concat3(lit, "x", tail))
+				} else {
+					add(a.Concat3(lit, "/x", tail))
+				}
 			}
 		}
 	}
@@ -98,23 +114,78 @@ func Adder(set map[string]bool, a *arena.Arena) func(string) {
 	}
 }
 
-// Value adds the probes of the pattern v (its final "$" removed):
-// v with each "*" read as nothing and as a marker segment, each followed
-// by nothing, by one more octet and by "/x", and the directory of an
-// index page.
+// Value adds the probes of the pattern v (its final "$" removed): v with
+// each "*" read as nothing and as the letter "x", each followed by
+// nothing, by "x" and by "/x" (by "x" alone after a '/'), and the
+// directory of an index page. A "*" between two '/' is read as "x" even
+// where it is read as nothing, so that no probe holds a "//" its rule
+// did not.
 // The paths are built in a, which may be nil.
 func Value(add func(string), a *arena.Arena, v string) {
-	for _, star := range []string{"", "/x-probe"} {
-		p := a.ReplaceStars(v, star, "")
+	for _, star := range [...]string{"", "x"} {
+		p := fill(a, v, star)
 		add(p)
 		add(a.Concat(p, "x"))
-		add(a.Concat(p, "/x"))
+		if !strings.HasSuffix(p, "/") {
+			add(a.Concat(p, "/x"))
+		}
 		if d, ok := strings.CutSuffix(p, "index.html"); ok {
 			add(d)
 		} else if d, ok := strings.CutSuffix(p, "index.htm"); ok {
 			add(d)
 		}
+		if !strings.Contains(v, "*") {
+			return // both readings are the same
+		}
 	}
+}
+
+// Plain returns the path a pattern plainly stands for: its final "$"
+// removed, its "*" read as nothing (as "x" between two '/'), with a
+// leading '/' when it has none, and Origin before a path that starts with
+// "//". It is the first of the probes of Value.
+func Plain(v string) string {
+	p := fill(nil, strings.TrimSuffix(v, "$"), "")
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	if strings.HasPrefix(p, "//") {
+		p = Origin + p
+	}
+	return p
+}
+
+// fill returns v with each "*" replaced by star, or by "x" where star is
+// empty and the "*" stands alone between two '/' (or at the start,
+// before one), so that the reading makes no "//" of its own.
+func fill(a *arena.Arena, v, star string) string {
+	if !strings.Contains(v, "*") {
+		return v
+	}
+	if star == "" && !strings.Contains(v, "*/") {
+		return a.ReplaceStars(v, "", "")
+	}
+	b := make([]byte, 0, len(v)+8)
+	for i := 0; i < len(v); i++ {
+		if v[i] != '*' {
+			b = append(b, v[i])
+			continue
+		}
+		s := star
+		if s == "" {
+			// The run of '*' it starts, and what is around the run.
+			j := i
+			for j < len(v) && v[j] == '*' {
+				j++
+			}
+			if (len(b) == 0 || b[len(b)-1] == '/') && j < len(v) && v[j] == '/' {
+				s = "x"
+			}
+			i = j - 1
+		}
+		b = append(b, s...)
+	}
+	return string(b)
 }
 
 // Sample returns the paths of set, sorted, sampled evenly down to
@@ -134,79 +205,4 @@ func Sample(set map[string]bool) []string {
 		urls = sample
 	}
 	return urls
-}
-
-// Changed returns the probes, not in have, of the rules where a and
-// b differ: every Allow and Disallow line that one of them has more often
-// than the other, and every rule of a group (a run of User-agent lines and
-// the lines up to the next such run) in which a User-agent line differs.
-// The sample of Paths may leave out the probes of a rule a fix moved;
-// these are the ones that can show it. At most Max, sampled evenly.
-func Changed(a, b *syntax.File, have []string) []string {
-	if len(have) < Max {
-		return nil // Paths took every probe
-	}
-	type entry struct {
-		field syntax.Field
-		value string
-		group int
-	}
-	read := func(f *syntax.File) []entry {
-		var out []entry
-		group, inAgents := 0, false
-		for i := range f.Lines {
-			l := &f.Lines[i]
-			if l.Kind != syntax.DirectiveLine {
-				continue
-			}
-			switch l.Field {
-			case syntax.UserAgent:
-				if !inAgents {
-					group++
-				}
-				inAgents = true
-			case syntax.Allow, syntax.Disallow:
-				inAgents = false
-			default:
-				inAgents = false
-				continue
-			}
-			out = append(out, entry{l.Field, f.Text(l.Value), group})
-		}
-		return out
-	}
-	ea, eb := read(a), read(b)
-	type lineKey struct {
-		field syntax.Field
-		value string
-	}
-	count := map[lineKey]int{}
-	key := func(e *entry) lineKey { return lineKey{e.field, e.value} }
-	for i := range ea {
-		count[key(&ea[i])]++
-	}
-	for i := range eb {
-		count[key(&eb[i])]--
-	}
-	set := map[string]bool{}
-	var ar arena.Arena
-	add := Adder(set, &ar)
-	for _, es := range [][]entry{ea, eb} {
-		touched := map[int]bool{}
-		for i := range es {
-			if e := &es[i]; e.field == syntax.UserAgent && count[key(e)] != 0 {
-				touched[e.group] = true
-			}
-		}
-		for i := range es {
-			e := &es[i]
-			if e.field != syntax.UserAgent && (count[key(e)] != 0 || touched[e.group]) {
-				Value(add, &ar, strings.TrimSuffix(e.value, "$"))
-			}
-		}
-	}
-	for _, u := range have {
-		delete(set, u)
-	}
-	return Sample(set)
 }

@@ -3,25 +3,34 @@ package probe
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/robotskit/robots/syntax"
 )
 
 // TestPaths: each rule's value is probed as written and one octet and one
-// segment longer, wildcards read as nothing and as a segment; "//" paths
+// segment longer, wildcards read as nothing and as a letter; "//" paths
 // get a host; a wildcard value crosses the others ("/docs" and "/*.pdf"
 // meet at "/docs.pdf", where RFC 9309 §2.2.3's "*" lets one rule reach
-// the other's path).
+// the other's path). No probe holds a marker or a "//" that no rule
+// wrote.
 func TestPaths(t *testing.T) {
-	f := syntax.Parse("", []byte("User-agent: *\nDisallow: /docs\nAllow: /*.pdf$\nDisallow: //x\n"))
+	f := syntax.Parse("", []byte("User-agent: *\nDisallow: /docs\nAllow: /*.pdf$\nDisallow: //x\nDisallow: /admin/\nDisallow: /*/private\nDisallow: /a/**/b\n"))
 	got, err := Paths(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"/", "/robots.txt", "/docs", "/docsx", "/docs/x", "/.pdf", Origin + "//x-probe.pdf", "/docs.pdf", Origin + "//x"} {
+	for _, want := range []string{"/", "/robots.txt", "/docs", "/docsx", "/docs/x", "/.pdf", "/x.pdf", "/docs.pdf", "/docs/x.pdf",
+		Origin + "//x", "/admin/", "/admin/x", "/x/private", "/x/privatex", "/a/x/b"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("Paths lacks %q: %q", want, got)
+		}
+	}
+	for _, u := range got {
+		p := Shown(u)
+		if strings.Contains(p, "probe") || strings.Contains(p, "invalid") || strings.Contains(p, "//") && !strings.HasPrefix(p, "//x") {
+			t.Errorf("probe %q (shown %q) is not a plain path", u, p)
 		}
 	}
 	if !slices.IsSorted(got) {

@@ -1,5 +1,7 @@
 package wire
 
+import "github.com/robotskit/robots/agents"
+
 // CheckRequest is the body of POST /api/v1/check: one of Robots (the file
 // itself) or URL (a site whose robots.txt is fetched).
 type CheckRequest struct {
@@ -38,6 +40,9 @@ type TestRequest struct {
 // outermost, in the order asked.
 type TestResponse struct {
 	Results []TestResult `json:"results"`
+	// Access is each robot's access to the site, in the order asked: the
+	// access object of every command (robots.Access).
+	Access []Access `json:"access"`
 	// Fetch is the fetch trace when the request named a URL.
 	Fetch *FetchTrace `json:"fetch,omitempty"`
 }
@@ -54,6 +59,12 @@ type TestResult struct {
 	Profile string `json:"profile"`
 	// Reason says why when the fetch, not a rule, decided.
 	Reason string `json:"reason,omitempty"`
+}
+
+// AgentsResponse answers GET /api/v1/agents: robots of the registry, as
+// robots agents -format json lists them.
+type AgentsResponse struct {
+	Robots []agents.Robot `json:"robots"`
 }
 
 // ErrorResponse is the body of every API error.

@@ -569,32 +569,47 @@
     return sec;
   }
 
-  // renderChanges lists the verdicts the intent fixes change: per path
-  // and change (before → after), the robots it changes for, with their
-  // families.
+  // renderChanges says what the intent fixes change, in the file's own
+  // rules (the API's "rules" of the change report): each rule line added,
+  // removed or read differently, the paths it covers, what becomes of
+  // them and for which robots; then the robots whose access to the site
+  // changes. The probe paths behind it stay in a closed disclosure.
   function renderChanges(rep) {
     var box = el('div', { id: 'verdict-changes', class: 'changes' });
-    var byKey = {}, keys = [];
-    (rep.families || []).forEach(function (fam) {
-      (fam.robots || []).forEach(function (r) {
-        (r.changes || []).forEach(function (c) {
-          var k = c.url + '\u0000' + c.old.allowed + c.new.allowed + (c.new.rule || '') + (c.old.rule || '');
-          if (!byKey[k]) { byKey[k] = { c: c, robots: [] }; keys.push(k); }
-          byKey[k].robots.push(r.robot + ' (' + fam.profile + ')');
-        });
-      });
-    });
-    if (keys.length === 0) {
+    var rules = (rep.rules || []).filter(function (rc) { return (rc.robots || []).length > 0; });
+    if (!rep.changed || rules.length === 0) {
       box.appendChild(el('p', { class: 'hint', text: 'The fixes change no verdict of the robots in scope.' }));
       return box;
     }
-    box.appendChild(el('p', { class: 'warn', text: 'These fixes change what robots do, on ' + plural(keys.length, 'path') + ' (before → after):' }));
-    box.appendChild(el('ul', { class: 'verdicts' }, keys.map(function (k) {
-      var x = byKey[k], c = x.c;
-      var why = c.new.rule ? ' by ' + c.new.rule : (c.old.rule ? ' (was ' + c.old.rule + ')' : '');
-      return el('li', null, [el('code', { text: c.url }), ': ' + (c.old.allowed ? 'allowed' : 'disallowed') + ' → ' +
-        (c.new.allowed ? 'allowed' : 'disallowed') + why + ', for ' + x.robots.join(', ')]);
+    var all = (rep.families || []).length;
+    var fams = function (fs) { return fs.length === all && all > 1 ? 'every family' : fs.join(', '); };
+    var who = function (name) { return name === '*' ? 'robots without a group of their own (*)' : name; };
+    box.appendChild(el('p', { class: 'warn', text: 'These fixes change what robots do, through ' + plural(rules.length, 'rule line') + ':' }));
+    var verb = { added: 'added', removed: 'removed', moved: 'read differently' };
+    box.appendChild(el('ul', { class: 'verdicts' }, rules.map(function (rc) {
+      var head = 'line ' + rc.line + (rc.change === 'removed' ? ' (of the original)' : '') + ' ' + verb[rc.change] + ': ';
+      var robots = rc.robots.map(function (r) { return who(r.robot) + ' (' + fams(r.families) + ')'; }).join(', ');
+      return el('li', null, [head, el('code', { text: rc.rule }), ' — ' + rc.covers + ': ' + rc.effect + ', for ' + robots]);
     })));
+    var moves = [];
+    (rep.families || []).forEach(function (fam) {
+      (fam.robots || []).forEach(function (r) {
+        if (r.old.state !== r.new.state) moves.push(who(r.robot) + ' (' + fam.profile + '): ' + r.old.state + ' → ' + r.new.state);
+      });
+    });
+    if (moves.length) box.appendChild(el('p', { class: 'hint', text: 'Access to the site: ' + moves.join('; ') + '.' }));
+    var paths = [];
+    (rep.families || []).forEach(function (fam) {
+      (fam.robots || []).forEach(function (r) {
+        (r.changes || []).forEach(function (c) {
+          var t = c.url + ': ' + (c.old.allowed ? 'allowed' : 'disallowed') + ' → ' + (c.new.allowed ? 'allowed' : 'disallowed') + ' for ' + who(r.robot) + ' (' + fam.profile + ')';
+          if (paths.indexOf(t) < 0) paths.push(t);
+        });
+      });
+    });
+    var det = el('details', { class: 'probes' }, el('summary', { text: 'The paths tried (' + paths.length + ')' }));
+    det.appendChild(el('ul', null, paths.map(function (t) { return el('li', null, el('code', { text: t })); })));
+    box.appendChild(det);
     return box;
   }
 
@@ -780,42 +795,61 @@
 
   // ---- AI crawlers ----
 
-  var AI_ROBOTS = [
-    ['GPTBot', 'OpenAI: training data'], ['ChatGPT-User', 'OpenAI: pages ChatGPT users ask for'],
-    ['OAI-SearchBot', 'OpenAI: ChatGPT search'], ['ClaudeBot', 'Anthropic: training data'],
-    ['Claude-User', 'Anthropic: pages Claude users ask for'], ['anthropic-ai', 'Anthropic: older token'],
-    ['CCBot', 'Common Crawl: open corpus used to train many models'], ['Google-Extended', 'Google: use in Gemini (a token, not a crawler)'],
-    ['Applebot-Extended', 'Apple: use in Apple Intelligence (a token)'], ['PerplexityBot', 'Perplexity: answer engine index'],
-    ['Bytespider', 'ByteDance: training data'], ['meta-externalagent', 'Meta: training data'], ['Amazonbot', 'Amazon: Alexa and AI']
-  ];
-  var AI_PATHS = ['/', '/blog/some-post', '/products/item-1', '/images/photo.jpg'];
+  // The registry's AI robots (GET /api/v1/agents?robots=ai), fetched once.
+  var aiRobots = null;
 
+  // runAI asks for the access of every AI robot of the registry to the
+  // file of the Check tab: the access object of robots audit and the API
+  // (open, partly blocked, blocked; how it found its group).
   function runAI() {
     var out = $('#ai-out');
     var p = ensureChecked().then(function (c) {
-      var body = sourceBody(c.source);
-      body.robots_list = AI_ROBOTS.map(function (r) { return r[0]; });
-      body.urls = AI_PATHS;
-      return api('POST', '/api/v1/test', body).then(function (resp) {
-        state.aiKey = c.key;
-        return renderAI(out, resp.results || []);
+      var list = aiRobots ? Promise.resolve(aiRobots) : api('GET', '/api/v1/agents?robots=ai').then(function (r) {
+        aiRobots = r.robots || [];
+        return aiRobots;
+      });
+      return list.then(function (rbs) {
+        // The API takes at most 50 robots a request: one request per 50.
+        var access = [], chain = Promise.resolve();
+        for (var i = 0; i < rbs.length; i += 50) {
+          (function (part) {
+            chain = chain.then(function () {
+              var body = sourceBody(c.source);
+              body.robots_list = part.map(function (r) { return r.token; });
+              body.urls = ['/'];
+              return api('POST', '/api/v1/test', body).then(function (resp) { access = access.concat(resp.access || []); });
+            });
+          })(rbs.slice(i, i + 50));
+        }
+        return chain.then(function () {
+          state.aiKey = c.key;
+          return renderAI(out, rbs, access);
+        });
       });
     });
     return busy('ai', $('#ai-run'), p);
   }
 
-  function renderAI(out, results) {
+  // viaText says how a robot found its group, as robots audit says it.
+  function viaText(a) {
+    switch (a.via) {
+      case 'named': return 'its own group, line ' + a.group;
+      case 'fallback': return 'a fallback\'s group, line ' + a.group;
+      case 'star': return 'the "*" group, line ' + a.group;
+    }
+    return 'no group';
+  }
+
+  function renderAI(out, rbs, access) {
     clear(out);
     var groups = { blocked: [], partly: [], open: [] };
-    AI_ROBOTS.forEach(function (rb, i) {
-      var rs = results.slice(i * AI_PATHS.length, (i + 1) * AI_PATHS.length);
-      var no = rs.filter(function (r) { return !r.allowed; }).length;
-      var g = no === rs.length ? 'blocked' : no === 0 ? 'open' : 'partly';
-      groups[g].push({ name: rb[0], what: rb[1], results: rs });
+    access.forEach(function (a, i) {
+      var rb = rbs[i] || { token: a.robot, owner: '', purpose: '' };
+      (groups[a.state] || groups.open).push({ rb: rb, a: a });
     });
-    var titles = { blocked: 'Blocked site-wide', partly: 'Partly blocked', open: 'Not blocked' };
-    var summary = 'AI crawlers: ' + groups.blocked.length + ' blocked site-wide, ' + groups.partly.length + ' partly blocked, ' +
-      groups.open.length + ' not blocked (of ' + AI_ROBOTS.length + ', tested on ' + AI_PATHS.join(', ') + ').';
+    var titles = { blocked: 'Blocked', partly: 'Partly blocked', open: 'Open' };
+    var summary = 'AI crawlers: ' + groups.blocked.length + ' blocked, ' + groups.partly.length + ' partly blocked, ' +
+      groups.open.length + ' open (of the ' + access.length + ' the registry knows).';
     out.appendChild(el('p', { class: 'summary', id: 'ai-summary' }, summary));
     var cols = el('div', { class: 'ai-groups' });
     ['blocked', 'partly', 'open'].forEach(function (g) {
@@ -823,19 +857,33 @@
       sec.appendChild(el('h3', { id: 'h-ai-' + g, text: titles[g] + ' (' + groups[g].length + ')' }));
       if (groups[g].length === 0) sec.appendChild(el('p', { class: 'hint', text: 'None.' }));
       else {
-        sec.appendChild(el('ul', null, groups[g].map(function (x) {
-          var why = g === 'open' ? '' : x.results.filter(function (r) { return !r.allowed; }).map(function (r) {
-            return r.url + (r.line ? ' (line ' + r.line + ')' : r.reason ? ' (' + r.reason + ')' : '');
-          }).join(', ');
-          return el('li', null, [el('strong', { text: x.name }), ' ', el('span', { class: 'hint', text: x.what }),
-            why ? el('div', { class: 'why', text: 'Disallowed: ' + why }) : null]);
+        // Those a group names first: they are the file's own choices.
+        var named = groups[g].filter(function (x) { return x.a.via === 'named' || x.a.via === 'fallback'; });
+        var rest = groups[g].filter(function (x) { return !(x.a.via === 'named' || x.a.via === 'fallback'); });
+        sec.appendChild(el('ul', null, named.map(function (x) {
+          return el('li', null, [el('strong', { text: x.rb.token }), ' ', el('span', { class: 'hint', text: x.rb.owner + ', ' + x.rb.purpose }),
+            el('div', { class: 'why', text: 'by ' + viaText(x.a) + (x.a.line ? '; "/" decided by line ' + x.a.line : '') })]);
         })));
+        if (rest.length) {
+          var by = {};
+          rest.forEach(function (x) { (by[viaText(x.a)] = by[viaText(x.a)] || []).push(x.rb.token); });
+          Object.keys(by).forEach(function (v) {
+            sec.appendChild(el('p', { class: 'why', text: plural(by[v].length, 'robot') + ' by ' + v + ': ' + by[v].join(', ') }));
+          });
+        }
       }
       cols.appendChild(sec);
     });
     out.appendChild(cols);
-    out.appendChild(el('details', null, [el('summary', { text: 'Every robot and path' }),
-      matrix('ai-matrix', AI_ROBOTS.map(function (r) { return r[0]; }), AI_PATHS, results, null)]));
+    var rows = access.map(function (a, i) {
+      var rb = rbs[i] || {};
+      return el('tr', null, [el('th', { scope: 'row', class: 'robot', text: a.robot }), el('td', { text: rb.purpose || '' }),
+        el('td', { class: 'state-' + a.state, text: titles[a.state] }), el('td', { text: viaText(a) }), el('td', { text: a.line ? String(a.line) : '' })]);
+    });
+    out.appendChild(el('details', null, [el('summary', { text: 'Every AI robot' }),
+      el('div', { class: 'matrix-wrap' }, el('table', { class: 'matrix', id: 'ai-matrix' }, [
+        el('thead', null, el('tr', null, ['Robot', 'Purpose', 'Access', 'Group', 'Line deciding "/"'].map(function (h) { return el('th', { scope: 'col', text: h }); }))),
+        el('tbody', null, rows)]))]));
     return summary;
   }
 
