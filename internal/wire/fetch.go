@@ -108,39 +108,33 @@ func Trace(res *fetch.Result) *FetchTrace {
 	return r
 }
 
-// Summarize lists a file's groups, rule count and sitemaps.
+// Summarize lists a file's groups, rule count and sitemaps. The groups
+// are those the rules read (robots.Rules.Groups; Google's reading when
+// rules is nil): each with its User-agent values and the Allow and
+// Disallow lines from its first User-agent line to the next group's.
 func Summarize(f *syntax.File, rules *robots.Rules) *FileSummary {
-	s := &FileSummary{Lines: len(f.Lines), Bytes: len(f.Bytes()), Groups: []GroupSummary{}, Sitemaps: []string{}}
-	if rules != nil {
-		s.Sitemaps = append(s.Sitemaps, rules.Sitemaps()...)
+	if rules == nil {
+		rules = robots.Compile(f, robots.Google)
 	}
-	var g *GroupSummary
-	lastAgent := false
+	s := &FileSummary{Lines: len(f.Lines), Bytes: len(f.Bytes()), Groups: []GroupSummary{}, Sitemaps: []string{}}
+	s.Sitemaps = append(s.Sitemaps, rules.Sitemaps()...)
+	for _, g := range rules.Groups() {
+		s.Groups = append(s.Groups, GroupSummary{Line: g.Lines[0], Agents: g.Agents})
+	}
+	next := 0 // the group whose span the line is in, + 1
 	for i := range f.Lines {
 		l := &f.Lines[i]
+		for next < len(s.Groups) && s.Groups[next].Line == i+1 {
+			next++
+		}
 		switch {
 		case l.Kind == syntax.InvalidLine:
 			s.Invalid++
-		case l.Kind != syntax.DirectiveLine:
-			continue
-		}
-		switch l.Field {
-		case syntax.UserAgent:
-			if !lastAgent {
-				s.Groups = append(s.Groups, GroupSummary{Line: i + 1, Agents: []string{}})
-				g = &s.Groups[len(s.Groups)-1]
-			}
-			g.Agents = append(g.Agents, f.Text(l.Value))
-			lastAgent = true
-			continue
-		case syntax.Allow, syntax.Disallow:
+		case l.Kind == syntax.DirectiveLine && (l.Field == syntax.Allow || l.Field == syntax.Disallow):
 			s.Rules++
-			if g != nil {
-				g.Rules++
+			if next > 0 {
+				s.Groups[next-1].Rules++
 			}
-		}
-		if l.Kind == syntax.DirectiveLine {
-			lastAgent = false
 		}
 	}
 	return s
