@@ -1,9 +1,12 @@
 package scan_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/robotskit/robots/scan"
 )
@@ -65,4 +68,42 @@ func ExampleNewWriter() {
 	// Output:
 	// url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,GPTBot_state,GPTBot_via,GPTBot_line,lint
 	// https://example.com/robots.txt,example.com,example.com,,200,,,false,30,false,1,1,0,partly,star,0,
+}
+
+// Run is the batch engine of `robots scan`: here it reads JSON lines from
+// standard input, one capture per line, and writes a CSV row for each;
+// the line that is not JSON is told to OnError with its offset, and the
+// run goes on. With OutDir, each input gets its own part, its summary and
+// a manifest line instead, and a rerun skips the inputs done.
+func ExampleRun() {
+	in := `{"url": "https://a.example/robots.txt", "status": 200, "body": "User-agent: GPTBot\nDisallow: /\n"}
+not json
+{"url": "https://b.example/robots.txt", "status": 404}
+`
+	robots, _ := scan.SelectRobots("GPTBot")
+	var told []string
+	res, err := scan.Run(context.Background(), &scan.Job{
+		Inputs:  []string{"-"},
+		Stdin:   strings.NewReader(in),
+		Options: &scan.Options{Robots: robots},
+		Format:  scan.FormatCSV,
+		Out:     os.Stdout,
+		OnError: func(input string, err error) {
+			var ie *scan.InputError
+			if errors.As(err, &ie) {
+				told = append(told, fmt.Sprintf("%s: line at offset %d", ie.Source, ie.Offset))
+			}
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(told)
+	fmt.Printf("%d captures, %d of %d inputs with errors, %d sites\n", res.Captures, res.Failed, res.Inputs, res.Summary.Sites)
+	// Output:
+	// url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,GPTBot_state,GPTBot_via,GPTBot_line,lint
+	// https://a.example/robots.txt,a.example,a.example,,200,,,false,31,false,1,1,0,blocked,named,2,
+	// https://b.example/robots.txt,b.example,b.example,,404,,,false,0,false,0,0,0,open,none,0,
+	// [-: line at offset 100]
+	// 2 captures, 1 of 1 inputs with errors, 1 sites
 }

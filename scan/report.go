@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -52,6 +53,38 @@ func (s *Summary) Write(w io.Writer, format string) error {
 		return s.WriteHTML(w)
 	}
 	return fmt.Errorf("scan: unknown report format %q (want json, md or html)", format)
+}
+
+// WriteFile writes the summary to the file name in the format its
+// extension names (ReportFormat), through a temporary file, name+".tmp",
+// renamed at the end, so that name is never left half written. An error
+// names the file.
+func (s *Summary) WriteFile(name string) error {
+	format, err := ReportFormat(name)
+	if err != nil {
+		return err
+	}
+	tmp := name + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = s.Write(bw, format)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
 }
 
 // WriteJSON writes the summary's JSON form, which ReadSummary reads and
