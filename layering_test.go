@@ -32,9 +32,10 @@ var allowedImports = map[string][]string{
 	"page":                     {"", "syntax", "agents", "fetch", "meta", "internal/sniff"},                                                                                                                                // L4: a page as a robot sees it
 	"internal/wire":            {"", "syntax", "agents", "fetch", "lint", "change"},                                                                                                                                        // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
 	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                          // L4: fetch-then-check of the CLI and the API
-	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "scan", "server"},
+	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "scan", "scan/parquet", "server"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/textedit"}, // L5: the web checker and API
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff"},
+	"scan/parquet":             {"scan"}, // the Parquet writer, apart so that only its users link parquet-go
 	"fetch/diskcache":          {"fetch"},
 	"fetch/rediscache":         {"fetch"},
 	"fetch/cachespec":          {"fetch", "fetch/diskcache", "fetch/rediscache"},
@@ -54,6 +55,7 @@ var forbiddenDeps = map[string][]string{
 	"internal/lines":   {"net", "net/http"},
 	"agents":           {"net", "net/http"},
 	"fetch":            {"github.com/redis/go-redis/v9", "go.etcd.io/bbolt"}, // the cache backends live in fetch/diskcache and fetch/rediscache
+	"scan":             {"github.com/parquet-go/parquet-go"},                 // Parquet lives in scan/parquet
 }
 
 // TestLayering fails on any import between packages of this module that

@@ -10,4 +10,15 @@
 // its own reading of the HTTP status (package fetch): whether it may fetch
 // "/", whether it is barred from part of the site, and which group and
 // line decided.
+//
+// Run is the batch engine of `robots scan`, which a Job configures: it
+// expands the inputs (files, directories, URLs streamed with retries and
+// resumption, @LIST files), keeps one Shard of them, reads them
+// (ReadCaptures, the loop the Beam pipeline of beam/scanbeam runs too),
+// analyses the captures with several workers and writes the rows in
+// order, to a stream or to one part per input with a manifest that lets
+// a rerun skip the inputs done. It prints nothing: errors and progress go
+// to the Job's callbacks. NewWriter writes rows as JSON lines or CSV; the
+// package scan/parquet writes Parquet, so that only its users link the
+// Parquet library.
 package scan

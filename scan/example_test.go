@@ -53,7 +53,8 @@ func ExampleAnalyze_status() {
 	// YandexBot open
 }
 
-// NewWriter writes rows as Parquet, JSON lines or CSV.
+// NewWriter writes rows as JSON lines or CSV (the package scan/parquet
+// writes Parquet).
 func ExampleNewWriter() {
 	robots, _ := scan.SelectRobots("GPTBot")
 	o := &scan.Options{Robots: robots}

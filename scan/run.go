@@ -38,11 +38,12 @@ type Job struct {
 	// (Analyze); nil is the zero Options.
 	Options *Options
 	// Format names the format of the rows: the extension of the parts
-	// in OutDir, and, when NewWriter is nil, the format of NewWriter.
-	// "" is FormatJSONL.
+	// in OutDir, and, when NewWriter is nil, the format of NewWriter
+	// (FormatJSONL or FormatCSV). "" is FormatJSONL.
 	Format string
 	// NewWriter returns a writer of rows to w in Format: Out's, or each
-	// part's. nil uses NewWriter(w, Format, Options).
+	// part's. nil uses NewWriter(w, Format, Options); the package
+	// scan/parquet writes Parquet.
 	NewWriter func(w io.Writer) (RowWriter, error)
 	// Out receives the rows when OutDir is "": the rows of each input
 	// together, in the order of the inputs and of their records, whatever

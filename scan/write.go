@@ -9,13 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // A RowWriter writes rows to a stream in one format. Close writes what is
-// buffered and the format's trailer (Parquet's footer); it does not close
-// the underlying stream. A RowWriter is not safe for concurrent use.
+// buffered and the format's trailer (Parquet's footer, package
+// scan/parquet); it does not close the underlying stream. A RowWriter is
+// not safe for concurrent use.
 type RowWriter interface {
 	// Write writes one row. It does not keep r or its slices after it
 	// returns.
@@ -25,13 +24,9 @@ type RowWriter interface {
 	Close() error
 }
 
-// The formats of NewWriter.
+// The formats of NewWriter. Apache Parquet is written by the package
+// scan/parquet, so that only the programs that write it link its library.
 const (
-	// FormatParquet is Apache Parquet, zstd-compressed, one column per
-	// field of Row named by its parquet tag, lists as Parquet LISTs of
-	// structs (https://parquet.apache.org/docs/file-format/nestedencoding/):
-	// DuckDB, Spark and pandas read it as it is.
-	FormatParquet = "parquet"
 	// FormatJSONL is one JSON object per line (https://jsonlines.org/),
 	// with the JSON names of Row.
 	FormatJSONL = "jsonl"
@@ -41,17 +36,11 @@ const (
 	FormatCSV = "csv"
 )
 
-// ParquetRowGroup is the number of rows in each row group of a Parquet
-// output: a group is held in memory until it is complete (a row with the
-// default robots is about a kilobyte there), and readers such as DuckDB
-// read groups in parallel.
-const ParquetRowGroup = 16 << 10
-
 // errClosed is the error of a writer used after Close.
 var errClosed = errors.New("scan: write to a closed RowWriter")
 
-// NewWriter returns a writer of rows to w in format: FormatParquet,
-// FormatJSONL or FormatCSV.
+// NewWriter returns a writer of rows to w in format: FormatJSONL or
+// FormatCSV.
 //
 // The CSV columns are url, host, domain, time (RFC 3339, empty when
 // unknown), status, redirect_to, content_type, html, bytes, over_limit,
@@ -60,15 +49,10 @@ var errClosed = errors.New("scan: write to a closed RowWriter")
 // is the robot's registry token; then lint, the codes separated by
 // spaces. A row without a verdict for a robot, such as a revisit record,
 // leaves its cells empty. The lists of a Row that fit no flat column
-// (outcomes, directives, agents) are in the Parquet and JSONL outputs
+// (outcomes, directives, agents) are in the JSONL and Parquet outputs
 // only.
 func NewWriter(w io.Writer, format string, o *Options) (RowWriter, error) {
 	switch strings.ToLower(format) {
-	case FormatParquet:
-		return &parquetWriter{pw: parquet.NewGenericWriter[Row](w,
-			parquet.Compression(&parquet.Zstd),
-			parquet.MaxRowsPerRowGroup(ParquetRowGroup),
-		)}, nil
 	case FormatJSONL:
 		return &jsonlWriter{bw: bufio.NewWriterSize(w, 64<<10)}, nil
 	case FormatCSV:
@@ -81,31 +65,10 @@ func NewWriter(w io.Writer, format string, o *Options) (RowWriter, error) {
 		cw.header()
 		return cw, nil
 	}
-	return nil, errors.New("scan: unknown output format " + strconv.Quote(format) + " (want parquet, jsonl or csv)")
-}
-
-type parquetWriter struct {
-	pw     *parquet.GenericWriter[Row]
-	one    [1]Row
-	closed bool
-}
-
-func (w *parquetWriter) Write(r *Row) error {
-	if w.closed {
-		return errClosed
+	if strings.EqualFold(format, "parquet") {
+		return nil, errors.New("scan: Parquet is written by the package scan/parquet (parquet.NewWriter)")
 	}
-	w.one[0] = *r
-	_, err := w.pw.Write(w.one[:])
-	w.one[0] = Row{} // keep no reference to r's slices
-	return err
-}
-
-func (w *parquetWriter) Close() error {
-	if w.closed {
-		return errClosed
-	}
-	w.closed = true
-	return w.pw.Close()
+	return nil, errors.New("scan: unknown output format " + strconv.Quote(format) + " (want jsonl or csv)")
 }
 
 type jsonlWriter struct {

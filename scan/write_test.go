@@ -5,15 +5,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // writeRows returns rows of every kind: a site with verdicts, lint codes
@@ -107,90 +104,6 @@ func compareRows(t *testing.T, format string, got, want []Row) {
 	}
 }
 
-// TestWriteParquet writes rows as Parquet and reads them back with
-// parquet-go's reader.
-func TestWriteParquet(t *testing.T) {
-	rows, o := writeRows(t)
-	out := writeAll(t, FormatParquet, rows, o)
-	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every column is zstd-compressed (https://parquet.apache.org/docs/file-format/data-pages/compression/).
-	for _, rg := range f.Metadata().RowGroups {
-		for _, c := range rg.Columns {
-			if c.MetaData.Codec.String() != "ZSTD" {
-				t.Errorf("column %v: codec %v", c.MetaData.PathInSchema, c.MetaData.Codec)
-			}
-		}
-	}
-	r := parquet.NewGenericReader[Row](bytes.NewReader(out))
-	defer r.Close()
-	got := make([]Row, len(rows)+1)
-	n, err := r.Read(got)
-	if err != nil && !errors.Is(err, io.EOF) {
-		t.Fatal(err)
-	}
-	compareRows(t, "parquet", got[:n], rows)
-}
-
-// TestParquetSchema checks the column names, the contract of the output
-// (the parquet tags of Row), and that the lists are Parquet LISTs
-// (https://github.com/apache/parquet-format/blob/master/LogicalTypes.md#lists),
-// which DuckDB reads as lists.
-func TestParquetSchema(t *testing.T) {
-	s := parquet.SchemaOf(Row{})
-	var names []string
-	for _, f := range s.Fields() {
-		names = append(names, f.Name())
-	}
-	want := []string{"url", "host", "domain", "time", "source", "offset", "status", "redirect_to", "content_type",
-		"html", "bytes", "over_limit", "truncated", "revisit", "outcomes", "directives", "groups", "rules",
-		"sitemaps", "agents", "robots", "lint", "lint_timeout"}
-	if !slices.Equal(names, want) {
-		t.Errorf("columns %v\nwant %v", names, want)
-	}
-	lists := map[string][]string{
-		"outcomes":   {"policy", "outcome"},
-		"directives": {"key", "count"},
-		"agents":     {"value", "lower", "token", "line"},
-		"robots":     {"robot", "state", "via", "line", "group", "crawl_delay"},
-		"lint":       nil,
-	}
-	for _, f := range s.Fields() {
-		fields, ok := lists[f.Name()]
-		if !ok {
-			continue
-		}
-		lt := f.Type().LogicalType()
-		if lt == nil || lt.String() != "LIST" {
-			t.Errorf("%s: not a LIST", f.Name())
-			continue
-		}
-		// LIST → repeated group list → element.
-		list := f.Fields()
-		if len(list) != 1 || list[0].Name() != "list" || !list[0].Repeated() {
-			t.Errorf("%s: not the three-level LIST structure", f.Name())
-			continue
-		}
-		elem := list[0].Fields()[0]
-		var got []string
-		for _, e := range elem.Fields() {
-			got = append(got, e.Name())
-		}
-		if !slices.Equal(got, fields) {
-			t.Errorf("%s element fields %v, want %v", f.Name(), got, fields)
-		}
-	}
-	for _, f := range s.Fields() {
-		if f.Name() == "time" {
-			if lt := f.Type().LogicalType(); lt == nil || !strings.HasPrefix(lt.String(), "TIMESTAMP") || !f.Optional() {
-				t.Errorf("time: %v, optional %v; want an optional TIMESTAMP", lt, f.Optional())
-			}
-		}
-	}
-}
-
 // TestWriteJSONL writes rows as JSON lines and decodes them back.
 func TestWriteJSONL(t *testing.T) {
 	rows, o := writeRows(t)
@@ -267,49 +180,16 @@ func TestWriteCSV(t *testing.T) {
 
 // TestNewWriterFormat checks the format names.
 func TestNewWriterFormat(t *testing.T) {
-	for _, f := range []string{"parquet", "JSONL", "csv"} {
+	for _, f := range []string{"JSONL", "csv"} {
 		if _, err := NewWriter(io.Discard, f, nil); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	// Parquet is package scan/parquet's.
+	if _, err := NewWriter(io.Discard, "parquet", nil); err == nil || !strings.Contains(err.Error(), "scan/parquet") {
+		t.Errorf("parquet: %v", err)
+	}
 	if _, err := NewWriter(io.Discard, "xml", nil); err == nil || !strings.Contains(err.Error(), `"xml"`) {
 		t.Errorf("xml: %v", err)
 	}
-}
-
-// TestWriteDoesNotKeepRows checks that a writer keeps nothing of a row
-// after Write: the caller may reuse its slices.
-func TestWriteDoesNotKeepRows(t *testing.T) {
-	rows, o := writeRows(t)
-	want := make([]Row, len(rows))
-	for i, r := range rows {
-		want[i] = r
-		want[i].Robots = slices.Clone(r.Robots)
-		want[i].Agents = slices.Clone(r.Agents)
-	}
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, FormatParquet, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		if err := w.Write(&rows[i]); err != nil {
-			t.Fatal(err)
-		}
-		for j := range rows[i].Robots {
-			rows[i].Robots[j].State = "changed"
-		}
-		for j := range rows[i].Agents {
-			rows[i].Agents[j].Value = "changed"
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	got := make([]Row, len(rows))
-	n, err := parquet.NewGenericReader[Row](bytes.NewReader(buf.Bytes())).Read(got)
-	if err != nil && !errors.Is(err, io.EOF) {
-		t.Fatal(err)
-	}
-	compareRows(t, "parquet after reuse", got[:n], want)
 }
