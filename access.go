@@ -56,9 +56,10 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", uint8(s))
 }
 
-// MarshalText implements encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler. The zero State, of an
+// Access not worked out, is written as "".
 func (s State) MarshalText() ([]byte, error) {
-	if s == 0 || int(s) >= len(stateNames) {
+	if int(s) >= len(stateNames) {
 		return nil, fmt.Errorf("robots: no name for %v", s)
 	}
 	return []byte(stateNames[s]), nil
@@ -67,7 +68,7 @@ func (s State) MarshalText() ([]byte, error) {
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (s *State) UnmarshalText(b []byte) error {
 	for i, n := range stateNames {
-		if i > 0 && n == string(b) {
+		if n == string(b) {
 			*s = State(i)
 			return nil
 		}
@@ -103,9 +104,10 @@ func (v Via) String() string {
 	return fmt.Sprintf("Via(%d)", uint8(v))
 }
 
-// MarshalText implements encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler. The zero Via, of an
+// Access not worked out, is written as "".
 func (v Via) MarshalText() ([]byte, error) {
-	if v == 0 || int(v) >= len(viaNames) {
+	if int(v) >= len(viaNames) {
 		return nil, fmt.Errorf("robots: no name for %v", v)
 	}
 	return []byte(viaNames[v]), nil
@@ -114,7 +116,7 @@ func (v Via) MarshalText() ([]byte, error) {
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (v *Via) UnmarshalText(b []byte) error {
 	for i, n := range viaNames {
-		if i > 0 && n == string(b) {
+		if n == string(b) {
 			*v = Via(i)
 			return nil
 		}

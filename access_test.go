@@ -97,8 +97,11 @@ func TestAccessJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"state":"closed"}`), &back); err == nil {
 		t.Error("an unknown state was accepted")
 	}
-	if _, err := json.Marshal(robots.Access{}); err == nil {
-		t.Error("the zero Access marshalled")
+	if b, err := json.Marshal(robots.Access{}); err != nil || string(b) != `{"state":"","via":"","line":0,"group":0}` {
+		t.Errorf("the zero Access: %s, %v", b, err)
+	}
+	if _, err := json.Marshal(robots.Access{State: 9}); err == nil {
+		t.Error("State(9) marshalled")
 	}
 }
 

@@ -349,6 +349,7 @@ func (s *inspection) linkVerdict(u string) (RobotsTxt, bool) {
 		s.sites++
 	}
 	v, err := s.verdict(u)
+	v.Site = nil // the page's own site is what the report says
 	return v, err == nil
 }
 
@@ -360,7 +361,8 @@ func (s *inspection) verdict(u string) (RobotsTxt, error) {
 		return RobotsTxt{}, err
 	}
 	v := res.Decide(s.rb.Agent, u)
-	out := RobotsTxt{URL: res.URL, Status: res.Status, Allowed: v.Allowed, Access: v.Access.String(), Reason: v.Reason}
+	site := res.Access.For(res.Rules(), s.rb.Agent)
+	out := RobotsTxt{URL: res.URL, Status: res.Status, Allowed: v.Allowed, Access: v.Access.String(), Reason: v.Reason, Site: &site}
 	f, ok := s.files[res.URL]
 	if !ok {
 		if res.Body != nil {

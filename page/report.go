@@ -3,6 +3,7 @@ package page
 import (
 	"time"
 
+	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/meta"
 )
 
@@ -101,6 +102,12 @@ type RobotsTxt struct {
 	// Reason.
 	Access string `json:"access"`
 	Reason string `json:"reason,omitempty"`
+	// Site is what the file does to the robot on the whole site, for the
+	// page asked for
+	// (robots.Rules.Access, or the fetch outcome's access by
+	// fetch.Access.For): the access object of robots audit, robots
+	// compare, robots scan and the API.
+	Site *robots.Access `json:"site,omitempty"`
 }
 
 // A Hop is one request of the page fetch.
