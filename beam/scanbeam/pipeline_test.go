@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,9 +106,9 @@ func writeCrawl(t *testing.T, dir string) string {
 	return filepath.Join(dir, "CC-*.warc.gz")
 }
 
-// direct runs scan.Analyze on every capture of the files, as `robots
-// scan` does, and returns the rows as JSON, sorted, the rows' summary and
-// the number of read errors.
+// direct runs scan.Analyze on every capture of the files, read by
+// scan.ReadCaptures as `robots scan` reads them, and returns the rows as
+// JSON, sorted, the rows' summary and the number of read errors.
 func direct(t *testing.T, pattern string, o *scan.Options) ([]string, *scan.Summary, int) {
 	t.Helper()
 	paths, err := filepath.Glob(pattern)
@@ -124,20 +123,7 @@ func direct(t *testing.T, pattern string, o *scan.Options) ([]string, *scan.Summ
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := scan.NewReader(p, f)
-		for {
-			c, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				var ie *scan.InputError
-				if !errors.As(err, &ie) {
-					t.Fatalf("%s: %T %v, want *scan.InputError", p, err, err)
-				}
-				readErrors++
-				continue
-			}
+		scan.ReadCaptures(t.Context(), p, f, func(c *scan.Capture) bool {
 			row := scan.Analyze(c, o)
 			sum.Add(&row)
 			b, err := json.Marshal(&row)
@@ -145,7 +131,14 @@ func direct(t *testing.T, pattern string, o *scan.Options) ([]string, *scan.Summ
 				t.Fatal(err)
 			}
 			rows = append(rows, string(b))
-		}
+			return true
+		}, func(err error) {
+			var ie *scan.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("%s: %T %v, want *scan.InputError", p, err, err)
+			}
+			readErrors++
+		})
 		f.Close()
 	}
 	slices.Sort(rows)

@@ -24,8 +24,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"io"
 	"reflect"
 	"strings"
 	"time"
@@ -117,10 +115,10 @@ func decodeSummary(b []byte) (scan.Summary, error) {
 // Build adds to s the scan of every file that pattern matches, a glob of
 // one of Beam's file systems: a local path, gs://BUCKET/… or
 // s3://BUCKET/… when the program imports the file system's package
-// (io/filesystem/gcs, io/filesystem/s3). Each file is read as
-// scan.NewReader reads an input (a WARC file, plain or gzip-compressed,
-// JSON lines, or one robots.txt), named by its path, and its bytes are
-// read as stored: a ".gz" file is not decompressed on the way, so that
+// (io/filesystem/gcs, io/filesystem/s3). Each file is read as `robots
+// scan` reads an input, by scan.ReadCaptures (a WARC file, plain or
+// gzip-compressed, JSON lines, or one robots.txt), named by its path, and
+// its bytes are read as stored: a ".gz" file is not decompressed on the way, so that
 // Row.Offset is the offset of the record's gzip member, as `robots scan`
 // gives it.
 //
@@ -199,27 +197,23 @@ func (fn *scanFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile,
 		return
 	}
 	defer rc.Close()
-	r := scan.NewReader(f.Metadata.Path, rc)
-	for {
-		c, err := r.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			readErrorsCounter.Inc(ctx, 1)
-			fn.warn(ctx, "robots-scan: %v", err)
-			continue
-		}
+	// The loop of robots scan over an input: a record that cannot be
+	// read is skipped, a failure of the file itself ends it.
+	scan.ReadCaptures(ctx, f.Metadata.Path, rc, func(c *scan.Capture) bool {
 		row := scan.Analyze(c, fn.opt)
 		b, err := json.Marshal(&row)
 		if err != nil {
 			encodeErrorsCounter.Inc(ctx, 1)
 			fn.warn(ctx, "robots-scan: %s at %d: %v", c.Source, c.Offset, err)
-			continue
+			return true
 		}
 		capturesCounter.Inc(ctx, 1)
 		emit(string(b))
-	}
+		return true
+	}, func(err error) {
+		readErrorsCounter.Inc(ctx, 1)
+		fn.warn(ctx, "robots-scan: %v", err)
+	})
 }
 
 // warn logs the first maxLogged errors of the instance.
@@ -269,9 +263,10 @@ func ShardName(prefix string, i, n int) string {
 
 // WriteRows adds to s the writing of rows (Build's) to shards JSON Lines
 // files named by ShardName(prefix, i, shards), each with textio.Write. A
-// row goes to the shard its bytes hash to (FNV-1a), so a rerun writes the
-// same files; a shard that receives no row is not written. shards must be
-// between 1 and MaxShards.
+// row goes to the shard of its bytes, scan.ShardOf (FNV-1a, the hash of
+// `robots scan -shard`), so a rerun writes the same files; a shard that
+// receives no row is not written. shards must be between 1 and
+// MaxShards.
 func WriteRows(s beam.Scope, prefix string, shards int, rows beam.PCollection) (err error) {
 	if strings.TrimSpace(prefix) == "" {
 		return errors.New("scanbeam: empty output prefix")
@@ -299,9 +294,7 @@ type shardFn struct {
 
 // ProcessElement emits the row under its shard's number.
 func (fn *shardFn) ProcessElement(row string, emit func(int, string)) {
-	h := fnv.New64a()
-	io.WriteString(h, row)
-	emit(int(h.Sum64()%uint64(max(fn.N, 1))), row)
+	emit(int(scan.ShardOf(row, uint64(max(fn.N, 1)))), row)
 }
 
 // shardOf is the partition function: the key shardFn gave.
