@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
 )
 
 // A Policy is how one robot family treats the HTTP outcome of its request
@@ -113,6 +114,30 @@ func (a Access) For(rules *robots.Rules, agent robots.Agent) robots.Access {
 // 9309 §2.3.1.4). It is what a recorded response, such as a crawl
 // archive's, means to a robot of p.
 func (p Policy) First(o Outcome) (Access, string) { return p.sem().access(o, 0, 0) }
+
+// Served returns the access a robot of policy p has to a robots.txt
+// served whole with status 200 and size octets, and why: its rules apply
+// (AccessRules), except under a policy that ignores a file over 500 KiB
+// whole (Yandex's robots.txt help), which then sets no restrictions. The
+// commands that read a file given by its text (robots audit, compare, the
+// API's robots field) read it so, as robots scan reads a capture.
+func (p Policy) Served(size int64) (Access, string) {
+	o := p.Classify(200, nil, nil, size)
+	if o != Success && size > robots.MaxBytes {
+		return AccessAll, "robots.txt is over 500 KiB, which " + p.String() + " robots ignore whole: no restrictions"
+	}
+	return p.First(o)
+}
+
+// RobotPolicy returns the fetch policy a registry robot names (its
+// Fetch), or Google when it names none this package knows.
+func RobotPolicy(rb agents.Robot) Policy {
+	p, err := ParsePolicy(rb.Fetch)
+	if err != nil {
+		return Google
+	}
+	return p
+}
 
 // semantics is one row of the policy table.
 type semantics struct {

@@ -54,7 +54,7 @@ func PlainRobot(token string) Robot {
 func FromRegistry(rb agents.Robot) Robot {
 	r := Robot{Name: rb.Token, UserAgent: rb.UserAgent()}
 	r.Agent, r.Profile = rb.Reader()
-	r.Policy, _ = fetch.ParsePolicy(rb.Fetch)
+	r.Policy = fetch.RobotPolicy(rb)
 	if r.UserAgent == "" {
 		r.UserAgent = rb.Token
 	}

@@ -260,8 +260,13 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 		base string
 		ans  = &testAnswer{}
 	)
+	size := 0
 	if req.Robots != nil {
+		// The file as robots read it: its first 500 KiB (robots.Cut);
+		// its whole size tells the policies that ignore a longer file.
 		body = []byte(*req.Robots)
+		size = len(body)
+		body = robots.Cut(body)
 		req.Robots = nil // one copy is enough
 	} else {
 		if err := s.guard.checkTarget(ctx, req.URL); err != nil {
@@ -286,7 +291,7 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 			readers[i].Profile = profile
 		}
 	}
-	plan := newTestPlan(syntax.Parse("robots.txt", body), readers, req.URLs, base, res)
+	plan := newTestPlan(syntax.Parse("robots.txt", body), readers, req.URLs, base, res, size)
 	// The work and the answer are bounded before the work.
 	if work := plan.work(); work > s.maxTestWork {
 		return &apiError{status: http.StatusUnprocessableEntity, code: "too_much_work",
@@ -389,8 +394,9 @@ func (c *groupCost) add(o *groupCost) {
 
 // newTestPlan compiles the rules of file for each profile the readers
 // use once, and puts the readers that read the same groups under one
-// profile in one set.
-func newTestPlan(file *syntax.File, readers []page.Robot, urls []string, base string, res *fetch.Result) *testPlan {
+// profile in one set. res is the fetch of the file, or nil for a file
+// given as text, whose whole size is size.
+func newTestPlan(file *syntax.File, readers []page.Robot, urls []string, base string, res *fetch.Result, size int) *testPlan {
 	p := &testPlan{file: file, urls: urls, targets: urls, rules: map[int]string{}}
 	if base != "" {
 		p.targets = make([]string, len(urls))
@@ -404,12 +410,20 @@ func newTestPlan(file *syntax.File, readers []page.Robot, urls []string, base st
 	p.robots = make([]testRobot, len(readers))
 	for i, rb := range readers {
 		p.robots[i] = testRobot{name: rb.Name, profile: rb.Profile.String(), reader: rb}
+		// The robot's fetch policy reads the fetch, or a file given as text
+		// as if it were served whole (fetch.Policy.Served: Yandex ignores
+		// a file over 500 KiB).
+		var under *fetch.Result
 		if res != nil {
-			if u := res.Under(rb.Policy); u.Access != fetch.AccessRules {
-				p.robots[i].under = u
-				p.robots[i].access = u.Access.For(nil, rb.Agent)
-				continue
-			}
+			under = res.Under(rb.Policy)
+		} else {
+			acc, why := rb.Policy.Served(int64(size))
+			under = &fetch.Result{Access: acc, Reason: why}
+		}
+		if under.Access != fetch.AccessRules {
+			p.robots[i].under = under
+			p.robots[i].access = under.Access.For(nil, rb.Agent)
+			continue
 		}
 		if !slices.Contains(p.profiles, rb.Profile) {
 			p.profiles = append(p.profiles, rb.Profile)

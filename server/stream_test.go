@@ -110,7 +110,7 @@ func TestTestAnswer(t *testing.T) {
 			rb.Profile = prof
 			rs[i] = rb
 		}
-		plan := newTestPlan(file, rs, urls, "", nil)
+		plan := newTestPlan(file, rs, urls, "", nil, len(src))
 		bound := plan.answerBound(&testAnswer{})
 		if err := plan.decide(context.Background()); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
 )
@@ -71,12 +72,12 @@ func runAudit(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return &usageError{msg: "give one robots.txt: a FILE, a URL, or - for standard input"}
 	}
-	name, src, err := loadFile(e, nf, fs.Arg(0))
+	name, src, size, err := loadFileSize(e, nf, fs.Arg(0))
 	if src == nil {
 		return err
 	}
 	f := syntax.Parse(name, src)
-	a := audit(f)
+	a := audit(f, size)
 	a.File = name
 	if *format == "json" {
 		err = writeJSON(e.stdout, a)
@@ -92,13 +93,17 @@ func runAudit(e *env, args []string) error {
 	return nil
 }
 
-func audit(f *syntax.File) *auditJSON {
+// audit reads f, the first 500 KiB of a file of size octets, as every
+// robot of the registry does: its access (fetch.Policy.Served then
+// robots.Rules.Access: Yandex's robots ignore a file over 500 KiB).
+func audit(f *syntax.File, size int64) *auditJSON {
 	rs := robots.CompileAll(f)
 	a := &auditJSON{Findings: []finding{}, AI: aiSummary{Blocked: []string{}, Partly: []string{},
 		Open: []string{}, Unmentioned: []string{}, Global: robots.Open.String()}}
 	for _, rb := range agents.All() {
 		agent, profile := rb.Reader()
-		acc := rs.Rules(profile).Access(agent)
+		served, _ := fetch.RobotPolicy(rb).Served(size)
+		acc := served.For(rs.Rules(profile), agent)
 		a.Robots = append(a.Robots, robotAudit{Access: wire.Access{Robot: rb.Token, Access: acc},
 			Owner: rb.Owner, Purpose: rb.Purpose.String(), Profile: profile.String()})
 		if rb.Purpose.AI() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
@@ -80,7 +81,7 @@ func runCompare(e *env, args []string) error {
 			return err
 		}
 		for _, t := range toks {
-			readers = append(readers, reader{name: t, profile: profile, agent: robots.Agent{Tokens: []string{t}}})
+			readers = append(readers, reader{name: t, profile: profile, agent: robots.Agent{Tokens: []string{t}}, policy: fetch.PolicyFor(profile)})
 		}
 	}
 	switch {
@@ -101,7 +102,7 @@ func runCompare(e *env, args []string) error {
 			return err
 		}
 	}
-	name, src, err := loadFile(e, nf, fs.Arg(0))
+	name, src, size, err := loadFileSize(e, nf, fs.Arg(0))
 	if src == nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func runCompare(e *env, args []string) error {
 	if probed {
 		rows, probes = rulePaths(rs.File())
 	}
-	m := compare(rs, readers, probes)
+	m := compare(rs, readers, probes, size)
 	m.rows = rows
 	if *format == "json" {
 		err = m.writeJSON(e.stdout, name, probed)
@@ -145,7 +146,7 @@ func defaultReaders(profile robots.Profile, profileSet bool) []reader {
 	}
 	for _, p := range robots.Profiles() {
 		if !seen[p] && !profileSet {
-			rs = append(rs, reader{name: "*", profile: p, agent: robots.Agent{Tokens: []string{"*"}}})
+			rs = append(rs, reader{name: "*", profile: p, agent: robots.Agent{Tokens: []string{"*"}}, policy: fetch.PolicyFor(p)})
 		}
 	}
 	return rs
@@ -179,21 +180,35 @@ type matrix struct {
 	file     *syntax.File
 	readers  []reader
 	access   []robots.Access     // [reader]
+	notes    []string            // [reader]: why the file's rules do not apply, or ""
 	urls     []string            // decided
 	rows     []string            // shown: the URLs, or the rules' paths they stand for
 	cells    [][]robots.Decision // [reader][url]
 	disagree []int               // URLs on which readers differ
 }
 
-func compare(rs *robots.Readings, readers []reader, urls []string) *matrix {
+// compare decides urls for every reader of a file of size octets (its
+// first 500 KiB compiled in rs): by the file's rules, or by a reader's
+// fetch policy when it ignores the file (fetch.Policy.Served).
+func compare(rs *robots.Readings, readers []reader, urls []string, size int64) *matrix {
 	m := &matrix{file: rs.File(), readers: readers, urls: urls, rows: urls}
 	for _, r := range readers {
-		m.access = append(m.access, rs.Rules(r.profile).Access(r.agent))
+		served, why := r.policy.Served(size)
+		m.access = append(m.access, served.For(rs.Rules(r.profile), r.agent))
 		row := make([]robots.Decision, len(urls))
+		note := ""
+		if served != fetch.AccessRules {
+			note = why
+		}
 		for j, u := range urls {
+			if note != "" {
+				row[j] = robots.Decision{Allowed: served == fetch.AccessAll, Reason: robots.NoGroup}
+				continue
+			}
 			row[j] = rs.Decide(r.profile, r.agent, u)
 		}
 		m.cells = append(m.cells, row)
+		m.notes = append(m.notes, note)
 	}
 	for j := range urls {
 		for i := range readers {
@@ -232,6 +247,9 @@ func (m *matrix) readings(j int) []reading {
 	for i, r := range m.readers {
 		d := m.cells[i][j]
 		why := explain(m.file, d)
+		if m.notes[i] != "" {
+			why = m.notes[i]
+		}
 		k := slices.IndexFunc(out, func(x reading) bool { return x.Allowed == d.Allowed && x.Why == why })
 		if k < 0 {
 			out = append(out, reading{Allowed: d.Allowed, Line: d.Line, Why: why})

@@ -306,22 +306,33 @@ func fetchFile(e *env, nf *netFlags, rawURL string) ([]byte, *fetch.Result, erro
 // no file to read; err then says why, or is nil or errFinding when the
 // fetch answer said all there is.
 func loadFile(e *env, nf *netFlags, arg string) (name string, src []byte, err error) {
+	name, src, _, err = loadFileSize(e, nf, arg)
+	return name, src, err
+}
+
+// loadFileSize is loadFile that also gives the size of the whole file:
+// more than robots.MaxBytes when it was cut there.
+func loadFileSize(e *env, nf *netFlags, arg string) (name string, src []byte, size int64, err error) {
 	in, err := resolveInput(e, arg)
 	if err != nil {
-		return "", nil, err
+		return "", nil, 0, err
 	}
 	if in.url != "" {
 		src, res, err := fetchFile(e, nf, in.url)
 		if err != nil || res.Outcome != fetch.Success {
-			return in.name, nil, err
+			return in.name, nil, 0, err
 		}
-		return in.name, nonNil(src), nil
+		return in.name, nonNil(src), max(res.Size, int64(len(src))), nil
 	}
-	src, _, err = readLimited(e, in.path)
+	src, truncated, err := readLimited(e, in.path)
 	if err != nil {
-		return in.name, nil, err
+		return in.name, nil, 0, err
 	}
-	return in.name, nonNil(src), nil
+	size = int64(len(src))
+	if truncated {
+		size = robots.MaxBytes + 1
+	}
+	return in.name, nonNil(src), size, nil
 }
 
 // nonNil returns b, or an empty slice for nil: an empty file is a file.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/fetch"
 )
 
 // reader is a robot as a command evaluates it: a name to show, a profile
@@ -14,7 +15,8 @@ type reader struct {
 	name    string
 	profile robots.Profile
 	agent   robots.Agent
-	known   bool // from the agents registry
+	policy  fetch.Policy // how it treats the response (fetch.Policy.Served)
+	known   bool         // from the agents registry
 }
 
 // robotReader resolves -robot NAME: a robot of the registry (by product
@@ -108,7 +110,7 @@ func agentTokens(e *env, values []string) ([]string, error) {
 
 // fromRegistry makes a reader of a registry robot.
 func fromRegistry(rb agents.Robot, profile robots.Profile, profileSet bool) reader {
-	r := reader{name: rb.Token, profile: profile, known: true}
+	r := reader{name: rb.Token, profile: profile, policy: fetch.RobotPolicy(rb), known: true}
 	var own robots.Profile
 	r.agent, own = rb.Reader()
 	if !profileSet {
