@@ -89,6 +89,9 @@ type RuleChange struct {
 	// another).
 	Robots    []RobotFamilies `json:"robots"`
 	Unchanged []RobotFamilies `json:"unchanged,omitempty"`
+	// Note says why a rule line that differs concerns no robot compared:
+	// its group names none of them, or it is in no group.
+	Note string `json:"note,omitempty"`
 
 	allowed, disallowed int // verdicts it turns, over robots and families
 }
@@ -263,8 +266,61 @@ func CompareContext(ctx context.Context, oldSrc, newSrc []byte, opt *Options) (*
 			return nil, err
 		}
 	}
+	c.unread()
 	c.finish()
 	return c.rep, nil
+}
+
+// unread adds the rule lines that one version has and the other lacks,
+// as written, but that no robot compared obeys in either: a group that
+// names only other robots (or no product token at all), or a rule before
+// any User-agent line. The report still names them, since the user wrote
+// them.
+func (c *comparison) unread() {
+	type written struct {
+		field syntax.Field
+		value string
+	}
+	lines := func(f *syntax.File) map[written][]int {
+		m := map[written][]int{}
+		for i := range f.Lines {
+			if l := &f.Lines[i]; l.Kind == syntax.DirectiveLine && (l.Field == syntax.Allow || l.Field == syntax.Disallow) {
+				k := written{l.Field, f.Text(l.Value)}
+				m[k] = append(m[k], i+1)
+			}
+		}
+		return m
+	}
+	lo, ln := lines(c.fo), lines(c.fn)
+	known := map[ruleRef]bool{}
+	for _, rc := range c.rep.Rules {
+		known[ruleRef{change: rc.Change, line: rc.Line}] = true
+		if rc.Change == Moved {
+			known[ruleRef{change: Added, line: rc.Line}] = true
+			known[ruleRef{change: Removed, line: rc.OldLine}] = true
+		}
+	}
+	add := func(change string, f *syntax.File, from, other map[written][]int) {
+		for k, ls := range from {
+			for _, line := range ls[min(len(ls), len(other[k])):] {
+				if known[ruleRef{change: change, line: line}] {
+					continue
+				}
+				l := &f.Lines[line-1]
+				note := "no robot compared obeys it: its group names none of them, or it is in no group"
+				if v := k.value; v != "" && v[0] != '/' && v[0] != '*' {
+					// RFC 9309 §2.2.2: a path starts with "/"; the
+					// matchers drop such a pattern.
+					note = "it matches no path: a path starts with \"/\""
+				}
+				c.rep.Rules = append(c.rep.Rules, RuleChange{Change: change, Line: line,
+					Rule: f.Text(l.Key) + ": " + f.Text(l.Value), Covers: Covers(k.value, robots.Google),
+					Robots: []RobotFamilies{}, Note: note})
+			}
+		}
+	}
+	add(Removed, c.fo, lo, ln)
+	add(Added, c.fn, ln, lo)
 }
 
 // comparison is the state of one Compare.
@@ -657,6 +713,11 @@ func verdictOf(f *syntax.File, d robots.Decision) Verdict {
 // "every path that contains ?", else "every path that matches
 // /a/*/b$", and "no path" for an empty pattern.
 func Covers(pattern string, p robots.Profile) string {
+	if strings.ContainsAny(pattern, " \t") {
+		// A pattern with spaces (which no URL path holds unescaped)
+		// reads as what it is, quoted.
+		return fmt.Sprintf("every path that matches %q", pattern)
+	}
 	wild := p != robots.Draft1996 && p != robots.Strict1994
 	anchored := false
 	pat := pattern

@@ -405,9 +405,28 @@ func TestCovers(t *testing.T) {
 		{"/*?", robots.Google, "every path that contains ?"},
 		{"/a/*/b$", robots.Google, "every path that matches /a/*/b$"},
 		{"/*.pdf$", robots.Draft1996, "every path that starts with /*.pdf$"},
+		{"/a plan to /b$", robots.Google, `every path that matches "/a plan to /b$"`},
 	} {
 		if got := Covers(tt.pattern, tt.p); got != tt.want {
 			t.Errorf("Covers(%q, %v) = %q, want %q", tt.pattern, tt.p, got, tt.want)
 		}
+	}
+}
+
+// TestCompareUnread: a rule line one version adds in a group that names
+// no robot compared, or that matches no path, is still reported, with
+// why no robot reads it.
+func TestCompareUnread(t *testing.T) {
+	rep := Compare([]byte("User-agent: 80legs\nDisallow: /\n"), []byte("User-agent: 80legs\nDisallow: /x/\nDisallow: /\nDisallow: y/\n"), nil)
+	var got []string
+	for _, rc := range rep.Rules {
+		got = append(got, fmt.Sprintf("%s %d %s (%s)", rc.Change, rc.Line, rc.Rule, rc.Note))
+	}
+	want := []string{
+		"added 2 Disallow: /x/ (no robot compared obeys it: its group names none of them, or it is in no group)",
+		`added 4 Disallow: y/ (it matches no path: a path starts with "/")`,
+	}
+	if !reflect.DeepEqual(got, want) || rep.Changed {
+		t.Errorf("rules %q, changed %v", got, rep.Changed)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -267,4 +268,155 @@ func (c *confirmer) check(rb agents.Robot, acc robots.Access) string {
 	}
 	c.seen[key] = msg
 	return msg
+}
+
+// TestReportsInRules: robots diff on two versions of a file, the second
+// with one Disallow line added to its first group, names the added rule
+// and its line (with the robots it changes, when it changes a verdict),
+// and robots diff, robots compare and robots fix -enable all -diff (its
+// report of the verdicts the fixes change) print no path that is not "/"
+// or a prefix of a pattern of either version (or, where a report says
+// what a pattern covers, its part after a "*"): the users' own rules,
+// never probe paths. The samples always; every file of -corpus with it.
+func TestReportsInRules(t *testing.T) {
+	tmp := t.TempDir()
+	t.Chdir(tmp)
+	var names []string
+	for name, body := range accessSamples {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	if *accessCorpus != "" {
+		all, err := filepath.Glob(filepath.Join(*accessCorpus, "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, all...)
+	}
+	const added = "Disallow: /robots-test-added/"
+	bad := 0
+	for _, path := range names {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = robots.Cut(src)
+		f := syntax.Parse("", src)
+		ua := -1
+		for i := range f.Lines {
+			if l := &f.Lines[i]; l.Kind == syntax.DirectiveLine && l.Field == syntax.UserAgent {
+				ua = i
+				break
+			}
+		}
+		if ua < 0 || len(src) > robots.MaxBytes-100 {
+			continue // no group to add a rule to, or no room under the cut
+		}
+		// The new version: the line inserted after the first User-agent
+		// line, with that line's ending.
+		lines := bytes.SplitAfter(src, []byte("\n"))
+		if len(lines) != len(f.Lines) && len(lines) != len(f.Lines)+1 {
+			continue // CR-only line ends: SplitAfter does not see them
+		}
+		var nb bytes.Buffer
+		for i, l := range lines {
+			nb.Write(l)
+			if i == ua {
+				if !bytes.HasSuffix(l, []byte("\n")) {
+					nb.WriteString("\n")
+				}
+				nb.WriteString(added + "\n")
+			}
+		}
+		if err := os.WriteFile("old.txt", src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("new.txt", nb.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		patterns := filePatterns(src, nb.Bytes())
+		check := func(what, out string) {
+			for _, w := range pathWords(out) {
+				// A long pattern is shown shortened in the middle.
+				head, tail, cut := strings.Cut(w, "…")
+				// "every path that contains /opinions/" quotes what follows
+				// a pattern's "*"; a pattern with spaces prints as words.
+				if !slices.ContainsFunc(patterns, func(p string) bool {
+					return strings.HasPrefix(p, w) || strings.Contains(p, "*"+w) || slices.Contains(strings.Fields(p), w) ||
+						cut && strings.HasPrefix(p, head) && strings.Contains(p[len(head):], tail)
+				}) && bad < 20 {
+					bad++
+					t.Errorf("%s: %s prints %q, not a prefix of a pattern of the file:\n%s", path, what, w, out)
+				}
+			}
+		}
+		diff := runOut(t, "diff", "old.txt", "new.txt")
+		head := fmt.Sprintf("line %d: %s (added)", ua+2, added)
+		if !strings.Contains(diff, head) && bad < 20 {
+			bad++
+			t.Errorf("%s: robots diff does not name the added rule %q:\n%s", path, head, diff)
+		}
+		// A rule that changes verdicts is followed by what it covers and
+		// the robots it changes them for; one that changes none (under a
+		// "Disallow: /") is listed apart.
+		switch {
+		case strings.Contains(diff, head+"\n    /robots-test-added/ and everything under it: now disallowed\n    for "):
+		case strings.Contains(diff, "but changes no verdict:\n  + "+head) || strings.Contains(diff, "but change no verdict:"):
+		default:
+			if bad < 20 {
+				bad++
+				t.Errorf("%s: robots diff does not say for which robots the added rule changes verdicts:\n%s", path, diff)
+			}
+		}
+		check("robots diff", diff)
+		check("robots compare", runOut(t, "compare", "old.txt"))
+		// The two versions of fix are the file and the fixed file.
+		var fixed, stdout, stderr bytes.Buffer
+		run(context.Background(), []string{"fix", "-enable", "all", "old.txt"}, strings.NewReader(""), &fixed, io.Discard)
+		patterns = filePatterns(src, fixed.Bytes())
+		run(context.Background(), []string{"fix", "-enable", "all", "-diff", "old.txt"}, strings.NewReader(""), &stdout, &stderr)
+		check("robots fix -enable all -diff", stderr.String())
+	}
+}
+
+// runOut runs the command and returns its standard output.
+func runOut(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 0 && code != 1 {
+		t.Fatalf("robots %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+	}
+	return stdout.String()
+}
+
+// filePatterns returns "/" and the values of the Allow and Disallow lines
+// of the texts.
+func filePatterns(srcs ...[]byte) []string {
+	out := []string{"/"}
+	for _, src := range srcs {
+		f := syntax.Parse("", src)
+		for i := range f.Lines {
+			if l := &f.Lines[i]; l.Kind == syntax.DirectiveLine && (l.Field == syntax.Allow || l.Field == syntax.Disallow) {
+				// As the reports print it, control and invalid bytes
+				// escaped.
+				out = append(out, f.Text(l.Value), clean(f.Text(l.Value)))
+			}
+		}
+	}
+	return out
+}
+
+// pathWords returns the words of a report that are paths: those that
+// start with '/', without the punctuation that follows them.
+func pathWords(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		w = strings.TrimRight(w, ",:;)")
+		if strings.HasPrefix(w, "/") {
+			out = append(out, w)
+		}
+	}
+	return out
 }

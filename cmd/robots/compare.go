@@ -272,10 +272,10 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 	if probed {
 		fmt.Fprintf(&b, ", \"/\" and the paths of %s\n", plural(len(m.rows)-1, "rule"))
 		b.WriteString("cells: yes/NO and the deciding line on the first path each rule covers;\n")
-		b.WriteString("* marks the rows on which robots disagree\n")
+		b.WriteString("≠ marks the rows on which robots disagree\n")
 	} else {
 		fmt.Fprintf(&b, ", %s\n", plural(len(m.urls), "URL"))
-		b.WriteString("cells: yes/NO and the deciding line; * marks URLs on which robots disagree\n")
+		b.WriteString("cells: yes/NO and the deciding line; ≠ marks URLs on which robots disagree\n")
 	}
 	// The rows shown: all of them, or for a file's rules at most maxRows,
 	// "/" and those on which the robots disagree first.
@@ -355,7 +355,7 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 		for _, j := range show {
 			u := clean(shown[j])
 			if slices.Contains(m.disagree, j) {
-				u += "*"
+				u += " ≠"
 			}
 			line(shorten(u, urlW), func(i int) string { return cell(m.cells[i][j]) })
 		}

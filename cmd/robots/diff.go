@@ -204,6 +204,9 @@ func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report, ver
 		b.WriteString(wrapWords(fmt.Sprintf("%s %s between the versions but %s no verdict:", plural(len(inert), "rule line"), verb(len(inert), "differs", "differ"), verb(len(inert), "changes", "change")), "", width))
 		for _, rc := range inert {
 			fmt.Fprintf(&b, "  %s\n", ruleHead(rc))
+			if rc.Note != "" {
+				b.WriteString(wrapWords("    ("+rc.Note+")", "     ", width))
+			}
 		}
 	}
 	if verbose || rep.URLs != nil {
