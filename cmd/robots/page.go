@@ -112,8 +112,27 @@ func writePage(w io.Writer, r *page.Report, allLinks bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s as %s\n", r.URL, r.Robot)
 	fmt.Fprintf(&b, "  User-Agent: %s\n\n", r.UserAgent)
+	writePageRobotsTxt(&b, &r.RobotsTxt)
+	writePageFetch(&b, r)
+	writePageDirectives(&b, r)
+	writePageVerdict(&b, r)
+	if r.HTML {
+		writePageContent(&b, r, allLinks)
+	}
+	if len(r.Warnings) > 0 {
+		b.WriteString("warnings\n")
+		for _, w := range r.Warnings {
+			fmt.Fprintf(&b, "  - %s\n", w)
+		}
+	}
+	_, err := io.WriteString(w, cleanLines(b.String()))
+	return err
+}
 
-	rt := r.RobotsTxt
+// writePageRobotsTxt writes the robots.txt verdict for the page, with
+// the rule or the fetch outcome that decided it, and the robot's access
+// to the whole site.
+func writePageRobotsTxt(b *strings.Builder, rt *page.RobotsTxt) {
 	verdict := "allowed"
 	if !rt.Allowed {
 		verdict = "disallowed"
@@ -127,9 +146,17 @@ func writePage(w io.Writer, r *page.Report, allLinks bool) error {
 	case rt.Access == "rules":
 		why = "no rule matches"
 	}
-	fmt.Fprintf(&b, "robots.txt  %s  (%s)\n", verdict, why)
-	fmt.Fprintf(&b, "  %s: HTTP %s\n", rt.URL, statusText(rt.Status))
+	fmt.Fprintf(b, "robots.txt  %s  (%s)\n", verdict, why)
+	fmt.Fprintf(b, "  %s: HTTP %s\n", rt.URL, statusText(rt.Status))
+	if rt.Site != nil {
+		fmt.Fprintf(b, "  the site: %s\n", accessWords(*rt.Site))
+	}
+}
 
+// writePageFetch writes the requests of the page fetch, each with its
+// robots.txt verdict, and what was read.
+func writePageFetch(b *strings.Builder, r *page.Report) {
+	rt := &r.RobotsTxt
 	b.WriteString("fetch\n")
 	for _, h := range r.Redirects {
 		mark := ""
@@ -142,22 +169,26 @@ func writePage(w io.Writer, r *page.Report, allLinks bool) error {
 		default:
 			mark = "  [disallowed: " + orDash(rt.Reason) + "]"
 		}
-		fmt.Fprintf(&b, "  %s %s%s\n", statusText(h.Status), h.URL, mark)
+		fmt.Fprintf(b, "  %s %s%s\n", statusText(h.Status), h.URL, mark)
 		if h.Location != "" {
-			fmt.Fprintf(&b, "      Location: %s\n", h.Location)
+			fmt.Fprintf(b, "      Location: %s\n", h.Location)
 		}
 	}
 	if r.Error != "" {
-		fmt.Fprintf(&b, "  error: %s\n", r.Error)
+		fmt.Fprintf(b, "  error: %s\n", r.Error)
 	}
 	if r.Status != 0 {
 		size := fmt.Sprintf("%d bytes read", r.Bytes)
 		if r.Truncated {
 			size += " (cut: the page is longer)"
 		}
-		fmt.Fprintf(&b, "  %s, %s\n", orDash(r.ContentType), size)
+		fmt.Fprintf(b, "  %s, %s\n", orDash(r.ContentType), size)
 	}
+}
 
+// writePageDirectives writes every directive found, whether it applies
+// to the robot, and their combination for it.
+func writePageDirectives(b *strings.Builder, r *page.Report) {
 	b.WriteString("directives\n")
 	if len(r.Directives) == 0 {
 		b.WriteString("  none\n")
@@ -178,9 +209,15 @@ func writePage(w io.Writer, r *page.Report, allLinks bool) error {
 		case !d.Known():
 			state = "ignored"
 		}
-		fmt.Fprintf(&b, "  %-14s %-40s %s\n", where, text, state)
+		fmt.Fprintf(b, "  %-14s %-40s %s\n", where, text, state)
 	}
-	e := r.Effective
+	if eff := effectiveList(&r.Effective); len(eff) > 0 {
+		fmt.Fprintf(b, "  for %s: %s\n", r.Robot, strings.Join(eff, ", "))
+	}
+}
+
+// effectiveList writes the combined directives as directive values.
+func effectiveList(e *page.Effective) []string {
 	var eff []string
 	for _, f := range []struct {
 		on   bool
@@ -200,80 +237,75 @@ func writePage(w io.Writer, r *page.Report, allLinks bool) error {
 	if e.MaxVideoPreview >= 0 {
 		eff = append(eff, fmt.Sprintf("max-video-preview:%d", e.MaxVideoPreview))
 	}
-	if len(eff) > 0 {
-		fmt.Fprintf(&b, "  for %s: %s\n", r.Robot, strings.Join(eff, ", "))
-	}
+	return eff
+}
 
+// writePageVerdict writes what the robot may do with the page.
+func writePageVerdict(b *strings.Builder, r *page.Report) {
 	b.WriteString("verdict\n")
-	fmt.Fprintf(&b, "  crawlable  %s\n", yesNo(r.Crawlable))
-	fmt.Fprintf(&b, "  indexable  %s\n", yesNo(r.Indexable))
-	fmt.Fprintf(&b, "  follow     %s\n", yesNo(r.Follow))
-	fmt.Fprintf(&b, "  snippet    %s\n", yesNo(r.Snippet))
+	fmt.Fprintf(b, "  crawlable  %s\n", yesNo(r.Crawlable))
+	fmt.Fprintf(b, "  indexable  %s\n", yesNo(r.Indexable))
+	fmt.Fprintf(b, "  follow     %s\n", yesNo(r.Follow))
+	fmt.Fprintf(b, "  snippet    %s\n", yesNo(r.Snippet))
 	if r.Expires != nil {
 		state := "future"
 		if r.Expired {
 			state = "past"
 		}
-		fmt.Fprintf(&b, "  expires    %s (%s)\n", r.Expires.UTC().Format(time.RFC1123), state)
+		fmt.Fprintf(b, "  expires    %s (%s)\n", r.Expires.UTC().Format(time.RFC1123), state)
 	}
+}
 
-	if r.HTML {
-		b.WriteString("page\n")
-		if r.Title != "" {
-			fmt.Fprintf(&b, "  title      %s\n", r.Title)
+// writePageContent writes an HTML page's title, canonical URL, text,
+// nosnippet parts and links: all of them with allLinks, else those that
+// are nofollow or disallowed.
+func writePageContent(b *strings.Builder, r *page.Report, allLinks bool) {
+	b.WriteString("page\n")
+	if r.Title != "" {
+		fmt.Fprintf(b, "  title      %s\n", r.Title)
+	}
+	if r.Canonical != "" {
+		fmt.Fprintf(b, "  canonical  %s\n", r.Canonical)
+	}
+	if r.Text != "" {
+		fmt.Fprintf(b, "  text       %s\n", excerpt(r.Text, 160))
+	}
+	for _, n := range r.NoSnippet {
+		fmt.Fprintf(b, "  nosnippet  line %d <%s>: %s\n", n.Line, n.Tag, excerpt(n.Text, 80))
+	}
+	nofollow, disallowed := 0, 0
+	for _, l := range r.Links {
+		if l.NoFollow {
+			nofollow++
 		}
-		if r.Canonical != "" {
-			fmt.Fprintf(&b, "  canonical  %s\n", r.Canonical)
-		}
-		if r.Text != "" {
-			fmt.Fprintf(&b, "  text       %s\n", excerpt(r.Text, 160))
-		}
-		for _, n := range r.NoSnippet {
-			fmt.Fprintf(&b, "  nosnippet  line %d <%s>: %s\n", n.Line, n.Tag, excerpt(n.Text, 80))
-		}
-		nofollow, disallowed := 0, 0
-		for _, l := range r.Links {
-			if l.NoFollow {
-				nofollow++
-			}
-			if l.Allowed != nil && !*l.Allowed {
-				disallowed++
-			}
-		}
-		fmt.Fprintf(&b, "  links      %d (%d nofollow, %d disallowed by robots.txt)\n", r.LinkCount, nofollow, disallowed)
-		for _, l := range r.Links {
-			blocked := l.Allowed != nil && !*l.Allowed
-			if !allLinks && !l.NoFollow && !blocked {
-				continue
-			}
-			var tags []string
-			if l.NoFollow {
-				tags = append(tags, "rel="+l.Rel)
-			}
-			switch {
-			case l.Allowed == nil:
-				tags = append(tags, "not checked")
-			case blocked:
-				tags = append(tags, fmt.Sprintf("disallowed (robots.txt line %d)", l.RobotsLine))
-			default:
-				tags = append(tags, "allowed")
-			}
-			target := l.URL
-			if target == "" {
-				target = l.Href
-			}
-			fmt.Fprintf(&b, "    line %d: %s  %s\n", l.Line, target, strings.Join(tags, ", "))
+		if l.Allowed != nil && !*l.Allowed {
+			disallowed++
 		}
 	}
-
-	if len(r.Warnings) > 0 {
-		b.WriteString("warnings\n")
-		for _, w := range r.Warnings {
-			fmt.Fprintf(&b, "  - %s\n", w)
+	fmt.Fprintf(b, "  links      %d (%d nofollow, %d disallowed by robots.txt)\n", r.LinkCount, nofollow, disallowed)
+	for _, l := range r.Links {
+		blocked := l.Allowed != nil && !*l.Allowed
+		if !allLinks && !l.NoFollow && !blocked {
+			continue
 		}
+		var tags []string
+		if l.NoFollow {
+			tags = append(tags, "rel="+l.Rel)
+		}
+		switch {
+		case l.Allowed == nil:
+			tags = append(tags, "not checked")
+		case blocked:
+			tags = append(tags, fmt.Sprintf("disallowed (robots.txt line %d)", l.RobotsLine))
+		default:
+			tags = append(tags, "allowed")
+		}
+		target := l.URL
+		if target == "" {
+			target = l.Href
+		}
+		fmt.Fprintf(b, "    line %d: %s  %s\n", l.Line, target, strings.Join(tags, ", "))
 	}
-	_, err := io.WriteString(w, cleanLines(b.String()))
-	return err
 }
 
 func statusText(s int) string {
