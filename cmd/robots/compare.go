@@ -320,7 +320,7 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 	}
 	urlW := len("access")
 	for _, j := range show {
-		urlW = max(urlW, utf8.RuneCountInString(clean(shown[j]))+1)
+		urlW = max(urlW, utf8.RuneCountInString(clean(shown[j]))+2) // and " ≠"
 	}
 	// The URL column takes what the robots leave of the width, at least 16
 	// columns; longer URLs are shortened in the middle (the list of
