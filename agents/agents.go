@@ -213,7 +213,7 @@ const (
 // (https://mj12bot.com/, https://archive.org/details/archive.org_bot). The
 // root package's Agent.WholeName reads such a robot by its whole name.
 func (r Robot) WholeName() bool {
-	return r.Token != "" && leadingToken(r.Token) != r.Token
+	return r.Token != "" && lines.ProductToken(r.Token) != r.Token
 }
 
 // reads returns what Reads holds for r.
@@ -684,7 +684,7 @@ func firstProduct(ua string) string {
 			}
 			i = j
 			if !isBrowserName(name) {
-				if t := leadingToken(name); t != "" {
+				if t := lines.ProductToken(name); t != "" {
 					return t
 				}
 			}
@@ -715,7 +715,7 @@ func afterCompatible(ua string) string {
 			continue
 		}
 		if name := ua[j:k]; !isBrowserName(name) {
-			if t := leadingToken(name); t != "" {
+			if t := lines.ProductToken(name); t != "" {
 				return t
 			}
 		}
@@ -759,9 +759,6 @@ func skipSpace(ua string, i int) int {
 	return i
 }
 
-// leadingToken returns the leading run of [A-Za-z_-] of s (RFC 9309
-// §2.2.1), as the root package reads it.
-func leadingToken(s string) string { return lines.ProductToken(s) }
 
 // isTchar reports whether c is an RFC 9110 §5.6.2 token character.
 func isTchar(c byte) bool {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotskit/robots/internal/lines"
 )
 
 // decodeStrict decodes the embedded data the way the tests demand: no
@@ -107,7 +109,7 @@ func checkRobot(t *testing.T, r Robot) {
 	}
 	// RFC 9309 §2.2.1: tokens are [A-Za-z_-]+. For the others, Notes must
 	// say what an RFC 9309 or Google parser compares instead.
-	if p := leadingToken(r.Token); p != r.Token {
+	if p := lines.ProductToken(r.Token); p != r.Token {
 		want := `"` + p + `"`
 		if p == "" {
 			want = "empty token"
@@ -608,7 +610,7 @@ func FuzzHeaderToken(f *testing.F) {
 		}
 		// Either an RFC 9309 token or a known robot's documented token
 		// (such as MJ12bot), which may contain other characters.
-		if leadingToken(got) != got {
+		if lines.ProductToken(got) != got {
 			if _, ok := Lookup(got); !ok {
 				t.Fatalf("HeaderToken(%q) = %q, neither [A-Za-z_-]+ nor a known token", ua, got)
 			}
