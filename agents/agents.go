@@ -285,6 +285,17 @@ func Closest(name string, n int) []string {
 	return current().closest(name, n)
 }
 
+// Unknown says that the registry does not know name, with the closest of
+// its tokens when some come close: `unknown robot "Gogglebot"; did you
+// mean Googlebot?`. The commands and the API all say it so.
+func Unknown(name string) string {
+	msg := "unknown robot " + strconv.Quote(name)
+	if near := Closest(name, 3); len(near) > 0 {
+		msg += "; did you mean " + orList(near) + "?"
+	}
+	return msg
+}
+
 // ByPurpose returns the robots with purpose p, sorted by token.
 func ByPurpose(p Purpose) []Robot {
 	return current().byPurpose(p)
@@ -363,10 +374,7 @@ func Select(spec string) ([]Robot, error) {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			b.WriteString("unknown robot " + strconv.Quote(name))
-			if near := Closest(name, 3); len(near) > 0 {
-				b.WriteString("; did you mean " + orList(near) + "?")
-			}
+			b.WriteString(Unknown(name))
 		}
 		b.WriteString(` (want "all", "search", "ai", a purpose or tokens of the registry, see "robots agents")`)
 		return nil, errors.New(b.String())

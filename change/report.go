@@ -731,6 +731,8 @@ func Covers(pattern string, p robots.Profile) string {
 	switch {
 	case pat == "" && !anchored:
 		return "no path"
+	case pattern[0] != '/' && (!wild || pattern[0] != '*'):
+		return "no path (a path starts with \"/\")"
 	case !stars && !anchored && (pat == "/" || pat == ""):
 		return "the whole site"
 	case !stars && anchored:

@@ -406,6 +406,8 @@ func TestCovers(t *testing.T) {
 		{"/a/*/b$", robots.Google, "every path that matches /a/*/b$"},
 		{"/*.pdf$", robots.Draft1996, "every path that starts with /*.pdf$"},
 		{"/a plan to /b$", robots.Google, `every path that matches "/a plan to /b$"`},
+		{"admin/", robots.Google, `no path (a path starts with "/")`},
+		{"*.pdf", robots.Google, "every path that matches *.pdf"},
 	} {
 		if got := Covers(tt.pattern, tt.p); got != tt.want {
 			t.Errorf("Covers(%q, %v) = %q, want %q", tt.pattern, tt.p, got, tt.want)

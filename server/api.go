@@ -653,11 +653,7 @@ func knownRobot(name string) (page.Robot, error) {
 	}
 	rb, ok := agents.Find(name)
 	if !ok {
-		msg := fmt.Sprintf("unknown robot %q", name)
-		if c := agents.Closest(name, 3); len(c) > 0 {
-			msg += "; did you mean " + strings.Join(c, ", ") + "?"
-		}
-		return page.Robot{}, badRequest("unknown_robot", msg+` (give a plain product token in "agents")`)
+		return page.Robot{}, badRequest("unknown_robot", agents.Unknown(name)+` (give a plain product token in "agents")`)
 	}
 	return page.FromRegistry(rb), nil
 }

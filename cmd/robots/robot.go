@@ -41,28 +41,7 @@ func findRobot(name string) (agents.Robot, error) {
 	if rb, ok := agents.Find(name); ok {
 		return rb, nil
 	}
-	return agents.Robot{}, &usageError{msg: unknownRobot(name) + " (robots agents lists the known robots; -agent " + shellQuote(name) + " tests a plain product token)"}
-}
-
-// unknownRobot says that the registry does not know name, and what the
-// user may have meant.
-func unknownRobot(name string) string {
-	msg := fmt.Sprintf("unknown robot %q", name)
-	if c := agents.Closest(name, 3); len(c) > 0 {
-		msg += "; did you mean " + orList(c) + "?"
-	}
-	return msg
-}
-
-// orList writes "a", "a or b", "a, b or c".
-func orList(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return ""
-	case 1:
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+	return agents.Robot{}, &usageError{msg: agents.Unknown(name) + " (robots agents lists the known robots; -agent " + shellQuote(name) + " tests a plain product token)"}
 }
 
 // shellQuote quotes s for a shell when it needs it.

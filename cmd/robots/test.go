@@ -349,7 +349,7 @@ func (c *testCase) resolve(def robots.Profile) (body []byte, p robots.Profile, a
 		}
 		rb, ok := agents.Find(c.Robot)
 		if !ok {
-			err = errors.New(unknownRobot(c.Robot) + ` ("agent" tests a plain product token)`)
+			err = errors.New(agents.Unknown(c.Robot) + ` ("agent" tests a plain product token)`)
 			return
 		}
 		rd := fromRegistry(rb, p, c.Profile != "")
