@@ -46,34 +46,18 @@ const (
 	Blocked
 )
 
-var stateNames = [...]string{"", "open", "partly", "blocked"}
+var stateNames = []string{"", "open", "partly", "blocked"}
 
 // String returns "open", "partly" or "blocked".
-func (s State) String() string {
-	if s != 0 && int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return fmt.Sprintf("State(%d)", uint8(s))
-}
+func (s State) String() string { return enumString(stateNames, s, "State") }
 
 // MarshalText implements encoding.TextMarshaler. The zero State, of an
 // Access not worked out, is written as "".
-func (s State) MarshalText() ([]byte, error) {
-	if int(s) >= len(stateNames) {
-		return nil, fmt.Errorf("robots: no name for %v", s)
-	}
-	return []byte(stateNames[s]), nil
-}
+func (s State) MarshalText() ([]byte, error) { return enumText(stateNames, s) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (s *State) UnmarshalText(b []byte) error {
-	for i, n := range stateNames {
-		if n == string(b) {
-			*s = State(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("robots: unknown state %q (want open, partly or blocked)", b)
+	return enumParse(stateNames, b, s, "state", "open, partly or blocked")
 }
 
 // Via says how a robot found the groups it obeys.
@@ -94,34 +78,45 @@ const (
 	ViaNone
 )
 
-var viaNames = [...]string{"", "named", "fallback", "star", "none"}
+var viaNames = []string{"", "named", "fallback", "star", "none"}
 
 // String returns "named", "fallback", "star" or "none".
-func (v Via) String() string {
-	if v != 0 && int(v) < len(viaNames) {
-		return viaNames[v]
-	}
-	return fmt.Sprintf("Via(%d)", uint8(v))
-}
+func (v Via) String() string { return enumString(viaNames, v, "Via") }
 
 // MarshalText implements encoding.TextMarshaler. The zero Via, of an
 // Access not worked out, is written as "".
-func (v Via) MarshalText() ([]byte, error) {
-	if int(v) >= len(viaNames) {
-		return nil, fmt.Errorf("robots: no name for %v", v)
-	}
-	return []byte(viaNames[v]), nil
-}
+func (v Via) MarshalText() ([]byte, error) { return enumText(viaNames, v) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (v *Via) UnmarshalText(b []byte) error {
-	for i, n := range viaNames {
+	return enumParse(viaNames, b, v, "via", "named, fallback, star or none")
+}
+
+// enumString returns the name of v, or type(v) for a value with none.
+func enumString[T ~uint8](names []string, v T, typ string) string {
+	if v != 0 && int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, uint8(v))
+}
+
+// enumText returns the name of v, "" for the zero value.
+func enumText[T ~uint8](names []string, v T) ([]byte, error) {
+	if int(v) >= len(names) {
+		return nil, fmt.Errorf("robots: no name for %d", uint8(v))
+	}
+	return []byte(names[v]), nil
+}
+
+// enumParse sets *v to the value named b ("" for the zero value).
+func enumParse[T ~uint8](names []string, b []byte, v *T, what, want string) error {
+	for i, n := range names {
 		if n == string(b) {
-			*v = Via(i)
+			*v = T(i)
 			return nil
 		}
 	}
-	return fmt.Errorf("robots: unknown via %q (want named, fallback, star or none)", b)
+	return fmt.Errorf("robots: unknown %s %q (want %s)", what, b, want)
 }
 
 // Access returns what the file does to the robot a as a whole.

@@ -39,19 +39,28 @@ func urlsOf(cs []URLChange) []string {
 	return out
 }
 
+// exampleVersions returns the repository's example and a second version
+// of it that drops "Allow: /private/press/", fixes Bingbot's "Disalow"
+// and shuts GPTBot out.
+func exampleVersions(t *testing.T) (old []byte, s string) {
+	t.Helper()
+	old, err := os.ReadFile("../testdata/example-robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = string(old)
+	s = strings.Replace(s, "Allow: /private/press/\n", "", 1)
+	s = strings.Replace(s, "Disalow: /nobing/", "Disallow: /nobing/", 1)
+	s = strings.Replace(s, "Sitemap:", "User-agent: GPTBot\nDisallow: /\n\nSitemap:", 1)
+	return old, s
+}
+
 // TestDiffExample compares the repository's example with a second
 // version that drops "Allow: /private/press/", fixes Bingbot's "Disalow"
 // and shuts GPTBot out: each change shows for the robots it affects, with
 // the deciding line on each side, and nowhere else.
 func TestDiffExample(t *testing.T) {
-	old, err := os.ReadFile("../testdata/example-robots.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(old)
-	s = strings.Replace(s, "Allow: /private/press/\n", "", 1)
-	s = strings.Replace(s, "Disalow: /nobing/", "Disallow: /nobing/", 1)
-	s = strings.Replace(s, "Sitemap:", "User-agent: GPTBot\nDisallow: /\n\nSitemap:", 1)
+	old, s := exampleVersions(t)
 	rep := Compare(old, []byte(s), nil)
 	if !rep.Changed || len(rep.Probes) == 0 || rep.URLs != nil {
 		t.Fatalf("Changed %v, %d probes, URLs %v", rep.Changed, len(rep.Probes), rep.URLs)
@@ -325,14 +334,7 @@ func ruleShown(rc RuleChange) string {
 // each with what it covers, what becomes of those paths and for which
 // robots of which families; the robots' access before and after.
 func TestCompareRules(t *testing.T) {
-	old, err := os.ReadFile("../testdata/example-robots.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(old)
-	s = strings.Replace(s, "Allow: /private/press/\n", "", 1)
-	s = strings.Replace(s, "Disalow: /nobing/", "Disallow: /nobing/", 1)
-	s = strings.Replace(s, "Sitemap:", "User-agent: GPTBot\nDisallow: /\n\nSitemap:", 1)
+	old, s := exampleVersions(t)
 	rep := Compare(old, []byte(s), nil)
 	var got []string
 	for _, rc := range rep.Rules {
