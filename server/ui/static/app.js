@@ -926,6 +926,7 @@
     box.appendChild(el('h4', { text: 'robots.txt' }));
     box.appendChild(dl([
       ['Verdict for ' + (rep.robot || 'the robot'), verdict],
+      ['The whole site', rt.site ? ({ open: 'Open', partly: 'Partly blocked', blocked: 'Blocked' }[rt.site.state] || rt.site.state) + ', by ' + viaText(rt.site) : ''],
       ['File', rt.url ? rt.url + (rt.status ? ' (HTTP ' + rt.status + ')' : '') : ''],
       ['Why', rt.line ? '' : rt.reason],
       ['Page status', rep.status ? 'HTTP ' + rep.status : ''],
