@@ -24,14 +24,14 @@ var allowedImports = map[string][]string{
 	"internal/lines":           {"internal/octets"},
 	"syntax":                   {"internal/lines"},
 	"":                         {"syntax", "internal/lines", "internal/pattern", "internal/octets", "internal/hostname"},
-	"meta":                     {},                                                                                                                                                                                         // L1: indexing controls, no robots.txt
-	"agents":                   {"", "internal/spell", "internal/lines"},                                                                                                                                                   // just above the root package (L2): data, and the adapter to its Agent and Profile
-	"fetch":                    {"", "syntax", "agents", "internal/sniff"},                                                                                                                                                 // L3: over HTTP, with the root package's rules
-	"change":                   {"", "syntax", "agents", "internal/probe"},                                                                                                                                                 // L3: how two versions differ for robots (the fixer's proofs, robots diff)
-	"lint":                     {"", "syntax", "agents", "change", "internal/hostname", "internal/sniff", "internal/arena", "internal/probe", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar"}, // L3: beside fetch, never importing it
-	"page":                     {"", "syntax", "agents", "fetch", "meta", "internal/sniff"},                                                                                                                                // L4: a page as a robot sees it
-	"internal/wire":            {"", "syntax", "agents", "fetch", "lint", "change"},                                                                                                                                        // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
-	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                          // L4: fetch-then-check of the CLI and the API
+	"meta":                     {},                                                                                                                                                                                                                                                                                                                                                                                                                                // L1: indexing controls, no robots.txt
+	"agents":                   {"", "internal/spell", "internal/lines"},                                                                                                                                                                                                                                                                                                                                                                                          // just above the root package (L2): data, and the adapter to its Agent and Profile
+	"fetch":                    {"", "syntax", "agents", "internal/sniff"},                                                                                                                                                                                                                                                                                                                                                                                        // L3: over HTTP, with the root package's rules
+	"change":                   {"", "syntax", "agents", "internal/probe"},                                                                                                                                                                                                                                                                                                                                                                                        // L3: how two versions differ for robots (the fixer's proofs, robots diff)
+	"lint":                     {"", "syntax", "agents", "change", "internal/hostname", "internal/sniff", "internal/arena", "internal/probe", "internal/pattern", "internal/spell", "internal/textedit", "internal/txtar", "lint/internal/check", "lint/internal/checks/fetch", "lint/internal/checks/file", "lint/internal/checks/lines", "lint/internal/checks/groups", "lint/internal/checks/rules", "lint/internal/checks/ext", "lint/internal/checks/cross"}, // L3: beside fetch, never importing it
+	"page":                     {"", "syntax", "agents", "fetch", "meta", "internal/sniff"},                                                                                                                                                                                                                                                                                                                                                                       // L4: a page as a robot sees it
+	"internal/wire":            {"", "syntax", "agents", "fetch", "lint", "change"},                                                                                                                                                                                                                                                                                                                                                                               // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
+	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                                                                                                                                                                                                                                                                 // L4: fetch-then-check of the CLI and the API
 	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "meta", "page", "scan", "scan/parquet", "server"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/textedit"}, // L5: the web checker and API
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff"},
@@ -43,6 +43,21 @@ var allowedImports = map[string][]string{
 	"fetch/internal/redistest": {},
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},
+
+	// lint's own packages: the pass and its model, the sections of checks
+	// and what they share import only what lint may import.
+	"lint/internal/check":           {"", "syntax", "change", "internal/arena", "internal/sniff", "internal/spell", "internal/textedit"},
+	"lint/internal/check/checktest": {"syntax", "lint/internal/check"}, // test support
+	"lint/internal/tokens":          {"agents"},
+	"lint/internal/charset":         {},
+	"lint/internal/eval":            {"syntax", "lint/internal/check", "internal/arena", "internal/pattern"},
+	"lint/internal/checks/fetch":    {"syntax", "lint/internal/check", "lint/internal/charset"},
+	"lint/internal/checks/file":     {"syntax", "lint/internal/check", "lint/internal/charset", "internal/sniff"},
+	"lint/internal/checks/lines":    {"syntax", "lint/internal/check"},
+	"lint/internal/checks/groups":   {"syntax", "lint/internal/check", "lint/internal/tokens", "internal/spell"},
+	"lint/internal/checks/rules":    {"lint/internal/check", "lint/internal/eval", "lint/internal/tokens"},
+	"lint/internal/checks/ext":      {"syntax", "lint/internal/check", "lint/internal/tokens", "internal/hostname"},
+	"lint/internal/checks/cross":    {"lint/internal/check", "lint/internal/eval", "lint/internal/tokens"},
 }
 
 // forbiddenDeps lists packages, standard ones included, that a package must

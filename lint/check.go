@@ -5,6 +5,15 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/robotskit/robots/lint/internal/check"
+	"github.com/robotskit/robots/lint/internal/checks/cross"
+	"github.com/robotskit/robots/lint/internal/checks/ext"
+	"github.com/robotskit/robots/lint/internal/checks/fetch"
+	"github.com/robotskit/robots/lint/internal/checks/file"
+	"github.com/robotskit/robots/lint/internal/checks/groups"
+	"github.com/robotskit/robots/lint/internal/checks/lines"
+	"github.com/robotskit/robots/lint/internal/checks/rules"
 )
 
 // Severity says how much a diagnostic matters.
@@ -42,7 +51,8 @@ func ParseSeverity(name string) (Severity, error) {
 }
 
 // A Family is a group of robots that read robots.txt the same way. A
-// diagnostic names the families it affects; docs/checks.md lists them.
+// diagnostic names the families it affects; its value is the short name
+// docs/checks.md and the JSON and SARIF output use ("GOOG").
 type Family string
 
 // The robot families.
@@ -130,7 +140,7 @@ type Check struct {
 	// what the check finds, "" when there is none.
 	Fix string
 
-	run func(*pass)
+	impl *check.Check // what runs; nil for a Check made by hand
 }
 
 // Section returns the letter of the check's section of docs/checks.md:
@@ -142,28 +152,86 @@ func (c *Check) Section() byte {
 	return '?'
 }
 
-// registry holds the checks of every section, sorted by code.
-var registry = sync.OnceValue(func() []*Check {
-	var all []*Check
+// sections holds the checks of each section of docs/checks.md, one
+// package each, in the order of the sections.
+var sections = [][]*check.Check{fetch.Checks, file.Checks, lines.Checks, groups.Checks, rules.Checks, ext.Checks, cross.Checks}
+
+// registry holds the checks of every section, sorted by code, and the
+// check of each implementation.
+var registry = sync.OnceValue(func() (r struct {
+	all    []*Check
+	byImpl map[*check.Check]*Check
+}) {
+	r.byImpl = map[*check.Check]*Check{}
 	for _, s := range sections {
-		all = append(all, s...)
+		for _, c := range s {
+			pc := newCheck(c)
+			r.all = append(r.all, pc)
+			r.byImpl[c] = pc
+		}
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Code < all[j].Code })
-	return all
+	sort.Slice(r.all, func(i, j int) bool { return r.all[i].Code < r.all[j].Code })
+	return r
 })
 
-// sections lists the checks of each section of docs/checks.md; each
-// section's file declares its own slice.
-var sections = [][]*Check{fetchChecks, formatChecks, syntaxChecks, groupChecks, ruleChecks, extChecks, crossChecks}
+// newCheck returns the public check of the implementation c.
+func newCheck(c *check.Check) *Check {
+	return &Check{
+		Code: c.Code, Name: c.Name, Title: c.Title,
+		Severity: severityOf(c.Severity), Thorough: c.Thorough,
+		Affects: familiesOf(c.Affects),
+		Doc:     c.Doc, Before: c.Before, After: c.After, Fix: c.Fix,
+		impl: c,
+	}
+}
+
+// severityOf returns the severity of an implementation's.
+func severityOf(s check.Severity) Severity {
+	switch s {
+	case check.Info:
+		return Info
+	case check.Warning:
+		return Warning
+	case check.Error:
+		return Error
+	}
+	return 0
+}
+
+// classOf returns the fix class of an implementation's.
+func classOf(c check.FixClass) Class {
+	switch c {
+	case check.Preserving:
+		return Preserving
+	case check.PreservingGoogle:
+		return PreservingGoogle
+	case check.Intent:
+		return Intent
+	}
+	return 0
+}
+
+// familiesOf returns the families of an implementation's, nil for nil: a
+// family is its name.
+func familiesOf(fs []check.Family) []Family {
+	if fs == nil {
+		return nil
+	}
+	out := make([]Family, len(fs))
+	for i, f := range fs {
+		out[i] = Family(f)
+	}
+	return out
+}
 
 // Checks returns every check, sorted by code. The checks are shared: the
 // caller must not modify them.
-func Checks() []*Check { return registry() }
+func Checks() []*Check { return registry().all }
 
 // Lookup returns the check whose code ("RB501", any case) or name
 // ("path-without-slash") is s, or nil.
 func Lookup(s string) *Check {
-	for _, c := range registry() {
+	for _, c := range registry().all {
 		if strings.EqualFold(c.Code, s) || c.Name == s {
 			return c
 		}

@@ -1,6 +1,10 @@
 package lint
 
-import "time"
+import (
+	"time"
+
+	"github.com/robotskit/robots/lint/internal/check"
+)
 
 // Config says how to check a file. The zero Config checks a file read from
 // disk with the default set of checks.
@@ -8,12 +12,12 @@ type Config struct {
 	// Thorough enables the checks docs/checks.md marks "thorough only".
 	Thorough bool
 	// AllRobots widens the scope of the checks. False means report only
-	// the findings that affect at least one major family: GOOG, BING,
-	// YNDX, RFC, or ALL. True adds those that affect only first-match
-	// robots of the 1996 draft (FM), the 1994 standard (S94), the
-	// extended standard (EXT), crawler-commons (CC) or temoto/robotstxt
-	// (GOT), and the advice that changes no robot's reading (checks that
-	// affect no family).
+	// the findings that affect at least one major family (Family.Major):
+	// Google, Bing, Yandex, the other RFC 9309 robots, or every robot.
+	// True adds those that affect only first-match robots of the 1996
+	// draft, the 1994 standard, the extended standard, crawler-commons or
+	// temoto/robotstxt, and the advice that changes no robot's reading
+	// (checks that affect no family).
 	AllRobots bool
 	// URL is the robots.txt URL the file came from, if any: location
 	// checks and relative Sitemap URLs need it.
@@ -97,4 +101,30 @@ func (f *Fetch) Final() Hop {
 		return Hop{}
 	}
 	return f.Hops[len(f.Hops)-1]
+}
+
+// checked returns f as the checks read it, nil for nil.
+func (f *Fetch) checked() *check.Fetch {
+	if f == nil {
+		return nil
+	}
+	c := &check.Fetch{
+		Elapsed: f.Elapsed, TimedOut: f.TimedOut, Err: f.Err,
+		ContentType: f.ContentType, CacheControl: f.CacheControl, Expires: f.Expires,
+		Size: f.Size, TooManyRedirects: f.TooManyRedirects, Loop: f.Loop, Broken: f.Broken,
+		Policy: f.Policy, Reason: f.Reason, CaseVariant: f.CaseVariant, Date: f.Date,
+	}
+	if f.Hops != nil {
+		c.Hops = make([]check.Hop, len(f.Hops))
+		for i, h := range f.Hops {
+			c.Hops[i] = check.Hop(h)
+		}
+	}
+	if f.Siblings != nil {
+		c.Siblings = make([]check.Sibling, len(f.Siblings))
+		for i, s := range f.Siblings {
+			c.Siblings[i] = check.Sibling(s)
+		}
+	}
+	return c
 }

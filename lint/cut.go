@@ -15,7 +15,7 @@ import (
 func readEnd(src string) int { return len(robots.Cut(src)) }
 
 // cutGuard checks that fixes keep every line on its side of the end of
-// the part of the text that robots read. Equivalent compares that part
+// the part of the text that robots read. change.Equivalent compares that part
 // only; the guard makes sure that no line crosses its end, which would
 // change what robots read even where no verdict shows it (a Sitemap line,
 // a rule that repeats another).
@@ -42,7 +42,10 @@ func (g *cutGuard) moves(edits []Edit) bool {
 		if e.Start < g.end && e.End > g.end {
 			return true
 		}
-		side := b2i(e.Start >= g.end)
+		side := 0
+		if e.Start >= g.end {
+			side = 1
+		}
 		if e.End > e.Start {
 			removes[side] = true
 		}

@@ -72,7 +72,7 @@ type Refusal struct {
 const CutReason = "it would move lines across the first 500 KiB, the part of the file Google and RFC 9309 robots read"
 
 // maxShownCut bounds the fixes refused for the cut whose changed verdict
-// Fix looks for, to show in the refusal: each costs an Equivalent.
+// Fix looks for, to show in the refusal: each costs a proof.
 const maxShownCut = 8
 
 // maxRounds bounds the fix-and-recheck loop: each round applies every fix
@@ -82,7 +82,7 @@ const maxRounds = 10
 // Fix corrects src. Each round checks the text and
 // applies the fixes found, those of one class at a time: first the fixes
 // that keep the reading of Google and RFC 9309 robots, verified with
-// Equivalent — a set that changes a verdict is split until the fixes that
+// change.Prover — a set that changes a verdict is split until the fixes that
 // do are found and refused — then, once none is left, the Intent fixes
 // that opt.Enable names. It stops when a round finds nothing to apply.
 //
@@ -100,7 +100,7 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 
 // FixContext is Fix that stops when ctx ends: it looks at ctx before each
 // round, in the checks of each round (RunContext) and in the proofs of the
-// fixes (EquivalentContext, every few hundred probes). When ctx ends it
+// fixes (change.Prover, every few hundred probes). When ctx ends it
 // returns no result and ctx's error; otherwise what Fix returns and nil.
 func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, error) {
 	if opt == nil {
@@ -109,7 +109,7 @@ func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, e
 	res := &FixResult{}
 	refused := map[string]bool{}
 	cur := string(src)
-	// equivalent is Equivalent under ctx; the first error it meets stops
+	// equivalent is change.Equivalent under ctx; the first error it meets stops
 	// the fix. Every proof of a round compares that round's text with an
 	// edited copy: the round's text is read once (pr, from the round's
 	// parse f), and the copies are read in place.
@@ -261,7 +261,7 @@ func LayoutFix(d *Diagnostic) bool {
 // the reading of Google and RFC 9309 robots unchanged and move no line
 // across the part of the file they read: when the whole set fails, it is
 // halved until the fixes at fault are alone, and refuse is told about
-// each. equivalent is Equivalent (under FixContext's context). It returns
+// each. equivalent is change.Equivalent (under FixContext's context). It returns
 // the new text and the fixes applied.
 func applySafe(cur string, ds []Diagnostic, equivalent func(a, b string) *change.Difference, refuse func(Refusal)) (string, []Diagnostic) {
 	cut := &cutGuard{src: cur, end: readEnd(cur)} // parsed when the text is long

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/pattern"
+	"github.com/robotskit/robots/lint/internal/check"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -24,42 +26,42 @@ import (
 //
 // Lines whose reading differs between robots (missing colons, misspelt
 // keys, lines cut at 16,664 bytes) are kept as written: Format changes
-// layout, not meaning. It checks that with Equivalent and returns src and
+// layout, not meaning. It checks that with change.Equivalent and returns src and
 // an error if the layout would change a google or rfc9309 verdict, or
 // would move a line into or out of the first 500 KiB of a longer file,
 // the part Google and RFC 9309 robots read (robots.MaxBytes).
 func Format(src []byte) ([]byte, error) {
-	p := newPass(syntax.Parse("", src), nil)
-	first := len(p.lines) // the first line that is not a comment or blank
-	for i := range p.lines {
-		if k := p.lines[i].Kind; k != syntax.BlankLine && k != syntax.CommentLine {
+	p := check.NewPass(context.Background(), syntax.Parse("", src), "", nil)
+	first := len(p.Lines) // the first line that is not a comment or blank
+	for i := range p.Lines {
+		if k := p.Lines[i].Kind; k != syntax.BlankLine && k != syntax.CommentLine {
 			first = i
 			break
 		}
 	}
-	if first == len(p.lines) {
+	if first == len(p.Lines) {
 		first = 0 // only comments: they are the trailer
 	}
-	p.attachComments(first)
+	leading := attachComments(p, first)
 
 	// The sections of the output, in order.
 	var nonGroup, sitemaps, before []int
-	inGroup := make([]bool, len(p.lines))
+	inGroup := make([]bool, len(p.Lines))
 	var sections [][]int
-	for _, gi := range p.groupOrder() {
-		ls := p.groupLines(gi)
+	for _, gi := range groupOrder(p) {
+		ls := groupLines(p, gi)
 		for _, i := range ls {
 			inGroup[i] = true
 		}
 		sections = append(sections, ls)
 	}
-	for i := first; i < len(p.lines); i++ {
-		l := &p.lines[i]
+	for i := first; i < len(p.Lines); i++ {
+		l := &p.Lines[i]
 		switch {
 		case l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine:
-		case l.is(dSitemap):
+		case l.Dir == check.Sitemap:
 			sitemaps = append(sitemaps, i)
-		case l.is(dHost) || l.is(dCleanParam):
+		case l.Dir == check.Host || l.Dir == check.CleanParam:
 			nonGroup = append(nonGroup, i)
 		case !inGroup[i]:
 			before = append(before, i)
@@ -73,14 +75,14 @@ func Format(src []byte) ([]byte, error) {
 	// the top, whatever moves.
 	var header []string
 	for i := 0; i < first; i++ {
-		if l := &p.lines[i]; l.Kind == syntax.CommentLine {
-			header = append(header, strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset]))
+		if l := &p.Lines[i]; l.Kind == syntax.CommentLine {
+			header = append(header, strings.TrimSpace(p.Src[l.Span.Start.Offset:l.Span.End.Offset]))
 		}
 	}
 	for _, sec := range sections {
 		if len(sec) > 0 {
-			header = append(header, p.leading[sec[0]]...)
-			delete(p.leading, sec[0])
+			header = append(header, leading[sec[0]]...)
+			delete(leading, sec[0])
 			break
 		}
 	}
@@ -92,7 +94,7 @@ func Format(src []byte) ([]byte, error) {
 		from int
 	}
 	var b strings.Builder
-	ends := make([]int, len(p.lines)) // where each input line ends in the output
+	ends := make([]int, len(p.Lines)) // where each input line ends in the output
 	block := func(lines []outLine) {
 		if b.Len() > 0 {
 			b.WriteString("\n")
@@ -118,11 +120,11 @@ func Format(src []byte) ([]byte, error) {
 		}
 		var out []outLine
 		for _, i := range sec {
-			out = append(append(out, comments(p.leading[i])...), outLine{p.canonical(&p.lines[i]), i})
+			out = append(append(out, comments(leading[i])...), outLine{canonical(p, &p.Lines[i]), i})
 		}
 		block(out)
 	}
-	if t := p.trailing(); len(t) > 0 {
+	if t := trailing(p); len(t) > 0 {
 		block(comments(t))
 	}
 	out := []byte(b.String())
@@ -136,7 +138,7 @@ func Format(src []byte) ([]byte, error) {
 			}
 		}
 	}
-	if err := p.layoutCut(out, ends); err != nil {
+	if err := layoutCut(p, out, ends); err != nil {
 		return src, err
 	}
 	if d := change.Equivalent(src, out); d != nil {
@@ -150,13 +152,13 @@ func Format(src []byte) ([]byte, error) {
 // its first 500 KiB (readEnd): Google would read a rule it ignored, or
 // ignore one it read. ends holds where each input line ends in out, 0
 // for the lines out does not hold.
-func (p *pass) layoutCut(out []byte, ends []int) error {
-	if len(p.src) <= robots.MaxBytes && len(out) <= robots.MaxBytes {
+func layoutCut(p *check.Pass, out []byte, ends []int) error {
+	if len(p.Src) <= robots.MaxBytes && len(out) <= robots.MaxBytes {
 		return nil
 	}
-	inEnd, outEnd := readEnd(p.src), readEnd(string(out))
-	for i := range p.lines {
-		l := &p.lines[i]
+	inEnd, outEnd := readEnd(p.Src), readEnd(string(out))
+	for i := range p.Lines {
+		l := &p.Lines[i]
 		if l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine || ends[i] == 0 {
 			continue
 		}
@@ -168,7 +170,7 @@ func (p *pass) layoutCut(out []byte, ends []int) error {
 		if is {
 			how = "into"
 		}
-		text := strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset])
+		text := strings.TrimSpace(p.Src[l.Span.Start.Offset:l.Span.End.Offset])
 		if len(text) > 60 {
 			text = text[:57] + "..."
 		}
@@ -177,35 +179,36 @@ func (p *pass) layoutCut(out []byte, ends []int) error {
 	return nil
 }
 
-// attachComments records, for every line from the line from on that is
+// attachComments returns, for every line from the line from on that is
 // not a comment or blank, the comment lines right above it (blank lines
 // between them allowed).
-func (p *pass) attachComments(from int) {
-	p.leading = make(map[int][]string)
+func attachComments(p *check.Pass, from int) map[int][]string {
+	leading := make(map[int][]string)
 	var run []string
-	for i := from; i < len(p.lines); i++ {
-		l := &p.lines[i]
+	for i := from; i < len(p.Lines); i++ {
+		l := &p.Lines[i]
 		switch l.Kind {
 		case syntax.CommentLine:
-			run = append(run, strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset]))
+			run = append(run, strings.TrimSpace(p.Src[l.Span.Start.Offset:l.Span.End.Offset]))
 		case syntax.BlankLine:
 		default:
 			if len(run) > 0 {
-				p.leading[i] = run
+				leading[i] = run
 				run = nil
 			}
 		}
 	}
+	return leading
 }
 
 // trailing returns the comment lines after the last line that is not a
 // comment or blank.
-func (p *pass) trailing() []string {
+func trailing(p *check.Pass) []string {
 	var out []string
-	for i := len(p.lines) - 1; i >= 0; i-- {
-		l := &p.lines[i]
+	for i := len(p.Lines) - 1; i >= 0; i-- {
+		l := &p.Lines[i]
 		if l.Kind == syntax.CommentLine {
-			out = append([]string{strings.TrimSpace(p.src[l.Span.Start.Offset:l.Span.End.Offset])}, out...)
+			out = append([]string{strings.TrimSpace(p.Src[l.Span.Start.Offset:l.Span.End.Offset])}, out...)
 		} else if l.Kind != syntax.BlankLine {
 			break
 		}
@@ -218,39 +221,39 @@ func (p *pass) trailing() []string {
 // canonical order, then the other lines that stood in the group's span (unknown
 // keys, invalid lines), in file order. Sitemap, Host and Clean-param are
 // left to the sections after the groups.
-func (p *pass) groupLines(gi int) []int {
-	g := &p.groups[gi]
-	end := len(p.lines)
-	if gi+1 < len(p.groups) {
-		end = p.groups[gi+1].first()
+func groupLines(p *check.Pass, gi int) []int {
+	g := &p.Groups[gi]
+	end := len(p.Lines)
+	if gi+1 < len(p.Groups) {
+		end = p.Groups[gi+1].First()
 	}
 	var agents, version, rules, others, rest []int
-	for i := g.first(); i < end; i++ {
-		l := &p.lines[i]
+	for i := g.First(); i < end; i++ {
+		l := &p.Lines[i]
 		switch {
 		case l.Kind == syntax.BlankLine || l.Kind == syntax.CommentLine:
-		case l.is(dUserAgent):
+		case l.Dir == check.UserAgent:
 			agents = append(agents, i)
-		case l.is(dRobotVersion):
+		case l.Dir == check.RobotVersion:
 			version = append(version, i)
-		case l.dir.rule():
+		case l.Dir.Rule():
 			rules = append(rules, i)
-		case l.dir.nonGroup():
-		case l.dir.member():
+		case l.Dir.NonGroup():
+		case l.Dir.Member():
 			others = append(others, i)
 		default:
 			rest = append(rest, i)
 		}
 	}
 	sort.SliceStable(rules, func(a, b int) bool {
-		la, lb := &p.lines[rules[a]], &p.lines[rules[b]]
-		na, nb := len(pattern.AppendGoogle(nil, la.value)), len(pattern.AppendGoogle(nil, lb.value))
+		la, lb := &p.Lines[rules[a]], &p.Lines[rules[b]]
+		na, nb := len(pattern.AppendGoogle(nil, la.ValueText)), len(pattern.AppendGoogle(nil, lb.ValueText))
 		if na != nb {
 			return na > nb
 		}
-		return la.is(dAllow) && !lb.is(dAllow)
+		return la.Dir == check.Allow && lb.Dir != check.Allow
 	})
-	sort.SliceStable(others, func(a, b int) bool { return p.lines[others[a]].dir < p.lines[others[b]].dir })
+	sort.SliceStable(others, func(a, b int) bool { return p.Lines[others[a]].Dir < p.Lines[others[b]].Dir })
 	return append(append(append(append(agents, version...), rules...), others...), rest...)
 }
 
@@ -259,18 +262,18 @@ func (p *pass) groupLines(gi int) []int {
 // the "*" groups after the named ones, and a group without rules — which
 // can only be the last, since a User-agent line after it would join it —
 // stays last. Otherwise the file's order is kept.
-func (p *pass) groupOrder() []int {
+func groupOrder(p *check.Pass) []int {
 	rank := func(gi int) int {
-		g := &p.groups[gi]
+		g := &p.Groups[gi]
 		switch {
-		case len(g.rules) == 0:
+		case len(g.Rules) == 0:
 			return 2
-		case g.global:
+		case g.Global:
 			return 1
 		}
 		return 0
 	}
-	left := make([]int, len(p.groups))
+	left := make([]int, len(p.Groups))
 	for i := range left {
 		left[i] = i
 	}
@@ -281,7 +284,7 @@ func (p *pass) groupOrder() []int {
 	find:
 		for k, gi := range left {
 			for _, hj := range left {
-				if hj != gi && rank(hj) == rank(gi) && p.contains(hj, gi) {
+				if hj != gi && rank(hj) == rank(gi) && contains(p, hj, gi) {
 					continue find
 				}
 			}
@@ -296,11 +299,11 @@ func (p *pass) groupOrder() []int {
 
 // contains reports whether a token of group h contains a different token
 // of group g: h must come first.
-func (p *pass) contains(h, g int) bool {
-	for _, i := range p.groups[h].agents {
-		hk := p.lines[i].agent
-		for _, j := range p.groups[g].agents {
-			gk := p.lines[j].agent
+func contains(p *check.Pass, h, g int) bool {
+	for _, i := range p.Groups[h].Agents {
+		hk := p.Lines[i].Agent
+		for _, j := range p.Groups[g].Agents {
+			gk := p.Lines[j].Agent
 			if gk != "" && gk != "*" && hk != gk && strings.Contains(hk, gk) {
 				return true
 			}
@@ -311,14 +314,14 @@ func (p *pass) contains(h, g int) bool {
 
 // canonical returns line l in canonical form: "Key: value # comment" for
 // a directive whose key is exact; the trimmed text otherwise.
-func (p *pass) canonical(l *line) string {
-	text := strings.TrimRight(p.src[l.Span.Start.Offset:l.Span.End.Offset], " \t")
-	if l.Kind != syntax.DirectiveLine || l.match != keyExact || l.Flags&(syntax.MissingColon|syntax.TooLong|syntax.NUL) != 0 {
+func canonical(p *check.Pass, l *check.Line) string {
+	text := strings.TrimRight(p.Src[l.Span.Start.Offset:l.Span.End.Offset], " \t")
+	if l.Kind != syntax.DirectiveLine || l.Match != check.KeyExact || l.Flags&(syntax.MissingColon|syntax.TooLong|syntax.NUL) != 0 {
 		return strings.TrimLeft(text, " \t")
 	}
-	s := directiveNames[l.dir] + ": " + l.value
+	s := l.Dir.String() + ": " + l.ValueText
 	if l.Comment.IsValid() {
-		s += " " + strings.TrimRight(p.src[l.Comment.Start.Offset:l.Comment.End.Offset], " \t")
+		s += " " + strings.TrimRight(p.Src[l.Comment.Start.Offset:l.Comment.End.Offset], " \t")
 	}
 	return strings.TrimRight(s, " ")
 }

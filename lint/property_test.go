@@ -89,7 +89,7 @@ func TestFixProperty(t *testing.T) {
 // verdict is refused and reported.
 func TestFixRefuses(t *testing.T) {
 	src := "User-agent: *\nDisallow: /a\n"
-	d := Diagnostic{Check: rb401, Offset: 14, Fix: &SuggestedFix{ID: "FX99", Class: Preserving,
+	d := Diagnostic{Check: Lookup("RB401"), Offset: 14, Fix: &SuggestedFix{ID: "FX99", Class: Preserving,
 		Edits: []Edit{{Start: 14, End: 26, New: "Disallow: /b"}}}}
 	var refusedDiff *change.Difference
 	equivalent := func(a, b string) *change.Difference { return change.Equivalent([]byte(a), []byte(b)) }

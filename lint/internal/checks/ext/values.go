@@ -1,40 +1,44 @@
-package lint
+package ext
 
 import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/robotskit/robots/internal/hostname"
+	"github.com/robotskit/robots/lint/internal/check"
 )
 
-// extEach calls fn for every line whose directive is d and whose value is
+// How the checks of this section find their lines and read their values:
+// URLs, Host names, Clean-param lists, numbers and time windows, and the
+// edit that moves a line.
+
+// each calls fn for every line whose directive is d and whose value is
 // not empty: empty values are RB307's and RB308's, so the value checks
 // of RB6xx skip them.
-func (p *pass) extEach(d directive, fn func(l *line)) {
-	for i := range p.lines {
-		if l := &p.lines[i]; l.dir == d && l.value != "" {
+func each(p *check.Pass, d check.Directive, fn func(l *check.Line)) {
+	for i := range p.Lines {
+		if l := &p.Lines[i]; l.Dir == d && l.ValueText != "" {
 			fn(l)
 		}
 	}
 }
 
-// extText returns the text of line l without its terminator and without
+// trimmedText returns the text of line l without its terminator and without
 // leading white space.
-func (p *pass) extText(l *line) string {
-	return strings.TrimLeft(p.src[l.Span.Start.Offset:l.Span.End.Offset], " \t")
+func trimmedText(p *check.Pass, l *check.Line) string {
+	return strings.TrimLeft(p.Src[l.Span.Start.Offset:l.Span.End.Offset], " \t")
 }
 
-// extLineStart returns the byte offset of line l's first character, where
+// lineStart returns the byte offset of line l's first character, where
 // the diagnostics of whole lines point (column 1).
-func extLineStart(l *line) int { return l.Span.Start.Offset }
+func lineStart(l *check.Line) int { return l.Span.Start.Offset }
 
-// extSchemeLen returns the length of v's "scheme://" prefix followed by a
+// schemeLen returns the length of v's "scheme://" prefix followed by a
 // non-empty host, or 0 when v does not start with one (RB601: an absolute
 // URL has a scheme and a host; RB602 reports file: URLs, whose host is
 // empty).
-func extSchemeLen(v string) int {
+func schemeLen(v string) int {
 	i := 0
 	for i < len(v) {
 		c := v[i]
@@ -55,10 +59,10 @@ func extSchemeLen(v string) int {
 	return i + 3
 }
 
-// extURLPath returns the path part of a Sitemap value: after the scheme
+// urlPath returns the path part of a Sitemap value: after the scheme
 // and host when it is absolute, up to the query or fragment.
-func extURLPath(v string) string {
-	if n := extSchemeLen(v); n > 0 {
+func urlPath(v string) string {
+	if n := schemeLen(v); n > 0 {
 		v = v[n:]
 		if i := strings.IndexByte(v, '/'); i >= 0 {
 			v = v[i:]
@@ -72,10 +76,10 @@ func extURLPath(v string) string {
 	return v
 }
 
-// extSeveralURLs reports whether a Sitemap value holds several
+// severalURLs reports whether a Sitemap value holds several
 // white-space separated http(s) URLs, which RB309 reports instead of
 // RB608.
-func extSeveralURLs(v string) bool {
+func severalURLs(v string) bool {
 	n := 0
 	for _, f := range strings.Fields(v) {
 		lf := strings.ToLower(f)
@@ -86,10 +90,10 @@ func extSeveralURLs(v string) bool {
 	return n >= 2
 }
 
-// extOrigin returns the lower-cased "scheme://host[:port]" of u, with the
+// originOf returns the lower-cased "scheme://host[:port]" of u, with the
 // default port of http and https left out, and false when u is not an
 // absolute URL.
-func extOrigin(u *url.URL) (string, bool) {
+func originOf(u *url.URL) (string, bool) {
 	if u == nil || u.Scheme == "" || u.Host == "" {
 		return "", false
 	}
@@ -105,12 +109,12 @@ func extOrigin(u *url.URL) (string, bool) {
 	return scheme + "://" + host, true
 }
 
-// extResolveSitemap returns the absolute URL a relative Sitemap value v
+// resolveSitemap returns the absolute URL a relative Sitemap value v
 // stands for on the site of the robots.txt at base, and false when it
 // cannot tell: no base, or a value whose first segment looks like a host
 // name other than the base's (FX31 does not guess a scheme for another
 // site).
-func extResolveSitemap(base, v string) (string, bool) {
+func resolveSitemap(base, v string) (string, bool) {
 	b, err := url.Parse(base)
 	if err != nil || b.Scheme == "" || b.Host == "" {
 		return "", false
@@ -133,26 +137,26 @@ func extResolveSitemap(base, v string) (string, bool) {
 		return "", false
 	}
 	out := b.ResolveReference(r).String()
-	if extSchemeLen(out) == 0 {
+	if schemeLen(out) == 0 {
 		return "", false
 	}
 	return out, true
 }
 
-// extUsedHost returns the Host line Yandex used: the first whose value
+// usedHost returns the Host line Yandex used: the first whose value
 // is valid (hostname.Valid, the predicate of robots.Rules.Host), or nil.
-func (p *pass) extUsedHost() *line {
-	for i := range p.lines {
-		if l := &p.lines[i]; l.dir == dHost && hostname.Valid(l.value) {
+func usedHost(p *check.Pass) *check.Line {
+	for i := range p.Lines {
+		if l := &p.Lines[i]; l.Dir == check.Host && hostname.Valid(l.ValueText) {
 			return l
 		}
 	}
 	return nil
 }
 
-// extParamName reports whether s is a Clean-param parameter name: one or
+// paramName reports whether s is a Clean-param parameter name: one or
 // more of [A-Za-z0-9_.~-] (RB631).
-func extParamName(s string) bool {
+func paramName(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -165,20 +169,20 @@ func extParamName(s string) bool {
 	return true
 }
 
-// extParamList reports whether s is a Clean-param parameter list:
+// paramList reports whether s is a Clean-param parameter list:
 // parameter names joined by "&", none empty.
-func extParamList(s string) bool {
+func paramList(s string) bool {
 	for _, p := range strings.Split(s, "&") {
-		if !extParamName(p) {
+		if !paramName(p) {
 			return false
 		}
 	}
 	return true
 }
 
-// extCleanPathOK reports whether the path prefix of a Clean-param uses
+// cleanPathOK reports whether the path prefix of a Clean-param uses
 // only the characters Yandex allows there (RB634).
-func extCleanPathOK(s string) bool {
+func cleanPathOK(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(".-/*_", c) >= 0) {
@@ -188,9 +192,9 @@ func extCleanPathOK(s string) bool {
 	return true
 }
 
-// extNumber parses a Crawl-delay value as a decimal number: optional
+// number parses a Crawl-delay value as a decimal number: optional
 // sign, digits, optional fraction ("5", "0.5", ".5", "-1").
-func extNumber(v string) (float64, bool) {
+func number(v string) (float64, bool) {
 	s := strings.TrimLeft(v, "+-")
 	if len(v)-len(s) > 1 || s == "" || s == "." {
 		return 0, false
@@ -212,8 +216,8 @@ func extNumber(v string) (float64, bool) {
 	return f, true
 }
 
-// extDigits reports whether s is all ASCII digits and n long.
-func extDigits(s string, n int) bool {
+// digits reports whether s is all ASCII digits and n long.
+func digits(s string, n int) bool {
 	if len(s) != n {
 		return false
 	}
@@ -225,28 +229,28 @@ func extDigits(s string, n int) bool {
 	return true
 }
 
-// extHHMM reports whether s is a time "HHMM" with HH 00–23 and MM 00–59.
-func extHHMM(s string) bool {
-	if !extDigits(s, 4) {
+// hhmm reports whether s is a time "HHMM" with HH 00–23 and MM 00–59.
+func hhmm(s string) bool {
+	if !digits(s, 4) {
 		return false
 	}
 	h, m := (s[0]-'0')*10+s[1]-'0', (s[2]-'0')*10+s[3]-'0'
 	return h < 24 && m < 60
 }
 
-// extTimeWindow reports whether s is "HHMM-HHMM" with valid times; the
+// timeWindow reports whether s is "HHMM-HHMM" with valid times; the
 // window may wrap midnight.
-func extTimeWindow(s string) bool {
+func timeWindow(s string) bool {
 	a, b, ok := strings.Cut(s, "-")
-	return ok && extHHMM(a) && extHHMM(b)
+	return ok && hhmm(a) && hhmm(b)
 }
 
-// extRequestRate reports whether v is a Request-rate of the extended
+// requestRate reports whether v is a Request-rate of the extended
 // standard: "n/m" with an optional unit s, m or h, then optionally white
 // space and a time window (RB650).
-func extRequestRate(v string) bool {
+func requestRate(v string) bool {
 	fields := strings.Fields(v)
-	if len(fields) == 0 || len(fields) > 2 || len(fields) == 2 && !extTimeWindow(fields[1]) {
+	if len(fields) == 0 || len(fields) > 2 || len(fields) == 2 && !timeWindow(fields[1]) {
 		return false
 	}
 	n, m, ok := strings.Cut(fields[0], "/")
@@ -256,11 +260,11 @@ func extRequestRate(v string) bool {
 	if k := len(m); k > 0 && strings.IndexByte("smhSMH", m[k-1]) >= 0 {
 		m = m[:k-1]
 	}
-	return extPositive(n) && extPositive(m)
+	return positive(n) && positive(m)
 }
 
-// extPositive reports whether s is a positive decimal integer.
-func extPositive(s string) bool {
+// positive reports whether s is a positive decimal integer.
+func positive(s string) bool {
 	if s == "" || len(s) > 18 {
 		return false
 	}
@@ -274,25 +278,25 @@ func extPositive(s string) bool {
 	return n > 0
 }
 
-// extVisitSpaces returns the Visit-time value v with the white space
+// visitSpaces returns the Visit-time value v with the white space
 // around its "-" removed, and whether v is "HHMM - HHMM" with such space
 // (RB656).
-func extVisitSpaces(v string) (string, bool) {
+func visitSpaces(v string) (string, bool) {
 	a, b, ok := strings.Cut(v, "-")
 	if !ok {
 		return v, false
 	}
 	ta, tb := strings.TrimRight(a, " \t"), strings.TrimLeft(b, " \t")
-	if !extDigits(ta, 4) || !extDigits(tb, 4) || len(ta) == len(a) && len(tb) == len(b) {
+	if !digits(ta, 4) || !digits(tb, 4) || len(ta) == len(a) && len(tb) == len(b) {
 		return v, false
 	}
 	return ta + "-" + tb, true
 }
 
-// extContentSignal reports whether v is a Content-Signal list:
+// contentSignal reports whether v is a Content-Signal list:
 // comma-separated key=value pairs with keys search, ai-input and ai-train
 // and values yes or no (RB672).
-func extContentSignal(v string) bool {
+func contentSignal(v string) bool {
 	for _, item := range strings.Split(v, ",") {
 		k, val, ok := strings.Cut(strings.TrimSpace(item), "=")
 		if !ok {
@@ -312,46 +316,33 @@ func extContentSignal(v string) bool {
 	return true
 }
 
-// extYandexGroup reports whether group gi has an agent whose key contains
+// yandexGroup reports whether group gi has an agent whose key contains
 // "yandex" (RB624, RB630).
-func (p *pass) extYandexGroup(gi int) bool {
-	if gi < 0 || gi >= len(p.groups) {
+func yandexGroup(p *check.Pass, gi int) bool {
+	if gi < 0 || gi >= len(p.Groups) {
 		return false
 	}
-	for _, a := range p.groups[gi].agents {
-		if strings.Contains(p.lines[a].agent, "yandex") {
+	for _, a := range p.Groups[gi].Agents {
+		if strings.Contains(p.Lines[a].Agent, "yandex") {
 			return true
 		}
 	}
 	return false
 }
 
-// extGroupEnd returns the last line of group g that belongs to it: its
-// last member, or its last User-agent line when it has none.
-func (p *pass) extGroupEnd(g *group) *line {
-	last := g.agents[len(g.agents)-1]
-	if n := len(g.members); n > 0 && g.members[n-1] > last {
-		last = g.members[n-1]
-	}
-	return &p.lines[last]
-}
-
-// extRunes returns the number of code points of s.
-func extRunes(s string) int { return utf8.RuneCountInString(s) }
-
-// extMoveAfter returns the edits that move line l to just after line
+// moveAfter returns the edits that move line l to just after line
 // target: l is deleted and its text inserted with l's own line terminator
 // (target's when l has none), so a CRLF file stays CRLF even when one of
 // the two is a last line without a terminator.
-func (p *pass) extMoveAfter(l, target *line) []Edit {
-	nl := p.eol(l)
+func moveAfter(p *check.Pass, l, target *check.Line) []check.Edit {
+	nl := p.EOL(l)
 	if l.EOL == 0 {
-		nl = p.eol(target)
+		nl = p.EOL(target)
 	}
 	end := target.Span.End.Offset + target.EOL
-	ins := Edit{Start: end, End: end, New: p.extText(l) + nl}
+	ins := check.Edit{Start: end, End: end, New: trimmedText(p, l) + nl}
 	if target.EOL == 0 {
-		ins.New = nl + p.extText(l)
+		ins.New = nl + trimmedText(p, l)
 	}
-	return []Edit{p.deleteLine(l), ins}
+	return []check.Edit{p.DeleteLine(l), ins}
 }

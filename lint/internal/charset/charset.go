@@ -1,4 +1,10 @@
-package lint
+// Package charset tells the encodings of a robots.txt body apart and
+// transcodes them to UTF-8, for the checks of the file (RB2xx) and of
+// its Content-Type (RB121): UTF-16/32 (RB202), legacy 8-bit text whose
+// encoding it guesses (RB203), and the charset a Content-Type declares.
+// golang.org/x/text supplies the decoders: its tables cover every charset
+// a Content-Type may declare, which hand-written tables would not.
+package charset
 
 import (
 	"strings"
@@ -11,16 +17,10 @@ import (
 	"golang.org/x/text/encoding/unicode/utf32"
 )
 
-// The encodings of the format checks (RB2xx): how the checker tells UTF-16/32
-// (RB202), binary bodies (RB204) and legacy 8-bit text (RB203) apart, and
-// how the intent fix FX02 transcodes them. golang.org/x/text supplies the
-// decoders: its tables cover every charset a Content-Type may declare
-// (RB121), which hand-written tables would not.
-
-// formatWideDecode returns src decoded from the wide encoding enc (a name
+// DecodeWide returns src decoded from the wide encoding enc (a name
 // sniff.Wide returns) as UTF-8, without its byte-order mark; ok is false
 // when it cannot be decoded.
-func formatWideDecode(src, enc string) (string, bool) {
+func DecodeWide(src, enc string) (string, bool) {
 	var e encoding.Encoding
 	switch enc {
 	case "UTF-16LE":
@@ -41,15 +41,15 @@ func formatWideDecode(src, enc string) (string, bool) {
 	return out, true
 }
 
-// formatGuess guesses the legacy encoding of the bytes of src that are not
-// valid UTF-8 (RB203), with a decoder for it when it is a
-// single-byte one; "" when every byte is valid. The heuristic: text in a
-// non-Latin script writes whole words in high bytes, Latin text has
-// isolated accented letters. Among the words, letters of windows-1251
-// (lower case E0–FF) and KOI8-R (lower case C0–DF) fill C0–FF almost
-// alone, and most letters of running text are lower case; East Asian
-// double-byte encodings spread over A1–FE.
-func formatGuess(src string) (string, *charmap.Charmap) {
+// Guess guesses the legacy encoding of the bytes of src that are not
+// valid UTF-8 (RB203), with a decoder for it when it is a single-byte
+// one; "" when every byte is valid. The heuristic: text in a non-Latin
+// script writes whole words in high bytes, Latin text has isolated
+// accented letters. Among the words, letters of windows-1251 (lower case
+// E0–FF) and KOI8-R (lower case C0–DF) fill C0–FF almost alone, and most
+// letters of running text are lower case; East Asian double-byte
+// encodings spread over A1–FE.
+func Guess(src string) (string, *charmap.Charmap) {
 	n, inRun, lo, hi := 0, 0, 0, 0
 	prevBad := false
 	prevCounted := false
@@ -92,10 +92,10 @@ func formatGuess(src string) (string, *charmap.Charmap) {
 	}
 }
 
-// formatTranscode returns s with every byte that is not valid UTF-8
-// decoded with the single-byte charset cm; valid UTF-8 is kept, so a line
-// that mixes both is not garbled.
-func formatTranscode(s string, cm *charmap.Charmap) string {
+// Transcode returns s with every byte that is not valid UTF-8 decoded
+// with the single-byte charset cm; valid UTF-8 is kept, so a line that
+// mixes both is not garbled.
+func Transcode(s string, cm *charmap.Charmap) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/2)
 	for i := 0; i < len(s); {
@@ -109,29 +109,29 @@ func formatTranscode(s string, cm *charmap.Charmap) string {
 	return b.String()
 }
 
-// formatDeclaredFix returns the FX02 edit that transcodes src from the
-// charset cs a Content-Type declares (RB121), or nil when
-// there is nothing to do: src is valid UTF-8 already (a wrong header on a
-// right file), or cs is unknown or does not decode src.
-func formatDeclaredFix(src, cs string) *Edit {
+// FromDeclared returns src transcoded from the charset cs a Content-Type
+// declares (RB121), and false when there is nothing to do: src is valid
+// UTF-8 already (a wrong header on a right file), or cs is unknown or
+// does not decode src, or decoding changes nothing.
+func FromDeclared(src, cs string) (string, bool) {
 	if utf8.ValidString(src) {
-		return nil
+		return "", false
 	}
 	e, err := htmlindex.Get(cs)
 	if err != nil {
-		return nil
+		return "", false
 	}
 	var out string
 	if cm, ok := e.(*charmap.Charmap); ok {
-		out = formatTranscode(src, cm)
+		out = Transcode(src, cm)
 	} else {
 		out, err = e.NewDecoder().String(src)
 		if err != nil || !utf8.ValidString(out) {
-			return nil
+			return "", false
 		}
 	}
 	if out == src {
-		return nil
+		return "", false
 	}
-	return &Edit{Start: 0, End: len(src), New: out}
+	return out, true
 }

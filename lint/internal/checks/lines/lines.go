@@ -1,18 +1,23 @@
-package lint
+// Package lines holds the checks of line syntax (RB3xx, section C of
+// docs/checks.md): lines that are no "name: value" pair, missing colons,
+// unknown and misspelled keys, empty and multiple values, comments and
+// layout, two directives on one line.
+package lines
 
 import (
 	"strings"
 
+	"github.com/robotskit/robots/lint/internal/check"
 	"github.com/robotskit/robots/syntax"
 )
 
-// Checks of line syntax (RB3xx).
-var syntaxChecks = []*Check{rb301, rb302, rb303, rb304, rb305, rb306, rb307, rb308, rb309, rb310, rb311, rb312, rb313}
+// Checks are the checks of the section, in code order.
+var Checks = []*check.Check{rb301, rb302, rb303, rb304, rb305, rb306, rb307, rb308, rb309, rb310, rb311, rb312, rb313}
 
 // rb301 is check RB301: see its Doc.
-var rb301 = &Check{
+var rb301 = &check.Check{
 	Code: "RB301", Name: "unparseable-line", Title: "unparseable line",
-	Severity: Error, Affects: []Family{ALL},
+	Severity: check.Error, Affects: []check.Family{check.All},
 	Doc: "The line is neither blank, nor a comment, nor a \"name: value\" pair, so " +
 		"every robot skips it: Google drops invalid lines, Lighthouse calls it " +
 		"\"syntax not understood\" and Yandex a syntax error. It is usually a stray " +
@@ -21,24 +26,24 @@ var rb301 = &Check{
 	Before: "User-agent: *\nDisallow: /private\nold rules below\n",
 	After:  "User-agent: *\nDisallow: /private\n# old rules below\n",
 	Fix:    "FX06",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
 			bad := l.Kind == syntax.InvalidLine ||
-				l.Kind == syntax.DirectiveLine && l.Flags&syntax.MissingColon != 0 && l.dir == dNone
+				l.Kind == syntax.DirectiveLine && l.Flags&syntax.MissingColon != 0 && l.Dir == check.None
 			if !bad {
 				continue
 			}
-			p.reportAt(l, l.Span.Start.Offset, "Line is not \"name: value\" and is ignored").
-				suggest("FX06", Preserving, "comment out the line", commentOut(l))
+			p.ReportAt(l, l.Span.Start.Offset, "Line is not \"name: value\" and is ignored").
+				Suggest("FX06", check.Preserving, "comment out the line", check.CommentOut(l))
 		}
 	},
 }
 
 // rb302 is check RB302: see its Doc.
-var rb302 = &Check{
+var rb302 = &check.Check{
 	Code: "RB302", Name: "missing-colon", Title: "missing colon",
-	Severity: Warning, Affects: []Family{RFC, FM, S94, YNDX, GOT},
+	Severity: check.Warning, Affects: []check.Family{check.RFC, check.FirstMatch, check.Strict1994, check.Yandex, check.Temoto},
 	Doc: "A directive name and its value are separated by white space instead of a " +
 		"colon. Google's parser and crawler-commons accept a line of exactly two " +
 		"words this way, but RFC 9309's grammar requires the colon, and Yandex, " +
@@ -46,24 +51,24 @@ var rb302 = &Check{
 	Before: "User-agent: *\nDisallow /private\n",
 	After:  "User-agent: *\nDisallow: /private\n",
 	Fix:    "FX07",
-	run: func(p *pass) {
-		v := syntaxVerifier{p: p}
-		for i := range p.lines {
-			l := &p.lines[i]
-			if l.Kind != syntax.DirectiveLine || l.Flags&syntax.MissingColon == 0 || l.dir == dNone {
+	Run: func(p *check.Pass) {
+		v := check.NewVerifier(p)
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			if l.Kind != syntax.DirectiveLine || l.Flags&syntax.MissingColon == 0 || l.Dir == check.None {
 				continue
 			}
-			e := Edit{Start: l.Key.End.Offset, End: l.Key.End.Offset, New: ":"}
-			p.report(l, "Missing \":\" after %q", l.key).
-				suggest("FX07", v.class(PreservingGoogle, e), "insert the colon", e)
+			e := check.Edit{Start: l.Key.End.Offset, End: l.Key.End.Offset, New: ":"}
+			p.Report(l, "Missing \":\" after %q", l.KeyText).
+				Suggest("FX07", v.Class(check.PreservingGoogle, e), "insert the colon", e)
 		}
 	},
 }
 
 // rb303 is check RB303: see its Doc.
-var rb303 = &Check{
+var rb303 = &check.Check{
 	Code: "RB303", Name: "unknown-directive", Title: "unknown directive",
-	Severity: Warning, Affects: []Family{ALL},
+	Severity: check.Warning, Affects: []check.Family{check.All},
 	Doc: "The line's name is no directive any robot documents, nor a likely " +
 		"misspelling of one, so robots skip the line (Lighthouse reports an unknown " +
 		"directive, Yandex a warning). Names such as X-Robots-Tag or Crawl-rate " +
@@ -71,20 +76,20 @@ var rb303 = &Check{
 		"webmaster tools. Remove the line, or keep it as a comment.",
 	Before: "User-agent: *\nX-Robots-Tag: noindex\nDisallow: /tmp\n",
 	After:  "User-agent: *\nDisallow: /tmp\n",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			if l.Kind == syntax.DirectiveLine && l.match == keyUnknown {
-				p.report(l, "Unknown directive %q is ignored by robots", l.key)
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			if l.Kind == syntax.DirectiveLine && l.Match == check.KeyUnknown {
+				p.Report(l, "Unknown directive %q is ignored by robots", l.KeyText)
 			}
 		}
 	},
 }
 
 // rb304 is check RB304: see its Doc.
-var rb304 = &Check{
+var rb304 = &check.Check{
 	Code: "RB304", Name: "misspelled-core-directive", Title: "misspelled core directive",
-	Severity: Error, Affects: []Family{GOOG, BING, YNDX, RFC, FM, S94},
+	Severity: check.Error, Affects: []check.Family{check.Google, check.Bing, check.Yandex, check.RFC, check.FirstMatch, check.Strict1994},
 	Doc: "The name looks like User-agent, Allow, Disallow or Sitemap, but is not a " +
 		"spelling Google tolerates, so Google, Bing, Yandex and every RFC 9309 or " +
 		"older parser skip the line: the rule or the group it should start is " +
@@ -93,13 +98,13 @@ var rb304 = &Check{
 	Before: "User-agent: *\nDsallow: /private\n",
 	After:  "User-agent: *\nDisallow: /private\n",
 	Fix:    "FX09",
-	run:    func(p *pass) { p.syntaxMisspelled(true) },
+	Run:    func(p *check.Pass) { misspelled(p, true) },
 }
 
 // rb305 is check RB305: see its Doc.
-var rb305 = &Check{
+var rb305 = &check.Check{
 	Code: "RB305", Name: "lenient-directive-name", Title: "directive variant accepted only by typo-tolerant robots",
-	Severity: Warning, Affects: []Family{RFC, YNDX, BING, FM, S94, GOT},
+	Severity: check.Warning, Affects: []check.Family{check.RFC, check.Yandex, check.Bing, check.FirstMatch, check.Strict1994, check.Temoto},
 	Doc: "Google reads this name as a directive because it matches keys by prefix " +
 		"and knows a few common typos (\"Disalow\", \"Useragent\", \"Site-map\"), and " +
 		"crawler-commons does much the same. RFC 9309 parsers, Yandex, Bing, " +
@@ -108,30 +113,30 @@ var rb305 = &Check{
 	Before: "User-agent: *\nDissallow: /private\n",
 	After:  "User-agent: *\nDisallow: /private\n",
 	Fix:    "FX08",
-	run: func(p *pass) {
-		v := syntaxVerifier{p: p}
-		for i := range p.lines {
-			l := &p.lines[i]
-			if l.Kind != syntax.DirectiveLine || l.match != keyAccepted {
+	Run: func(p *check.Pass) {
+		v := check.NewVerifier(p)
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			if l.Kind != syntax.DirectiveLine || l.Match != check.KeyAccepted {
 				continue
 			}
-			d := p.report(l, "%q is read as %q by Google but ignored by most other robots", l.key, l.dir.String())
-			if strings.ContainsAny(l.key, " \t") && !strings.EqualFold(l.key, "user agent") {
+			d := p.Report(l, "%q is read as %q by Google but ignored by most other robots", l.KeyText, l.Dir.String())
+			if strings.ContainsAny(l.KeyText, " \t") && !strings.EqualFold(l.KeyText, "user agent") {
 				// "Sitemap https://…" splits at the URL's colon: Google
 				// reads a mangled value, and renaming the key would keep
 				// the mangling. Whoever fixes it must restore the URL.
 				continue
 			}
-			e := Edit{Start: l.Key.Start.Offset, End: l.Key.End.Offset, New: l.dir.String()}
-			d.suggest("FX08", v.class(PreservingGoogle, e), "write the canonical name", e)
+			e := check.Edit{Start: l.Key.Start.Offset, End: l.Key.End.Offset, New: l.Dir.String()}
+			d.Suggest("FX08", v.Class(check.PreservingGoogle, e), "write the canonical name", e)
 		}
 	},
 }
 
 // rb306 is check RB306: see its Doc.
-var rb306 = &Check{
+var rb306 = &check.Check{
 	Code: "RB306", Name: "misspelled-extension-directive", Title: "misspelled extension directive",
-	Severity: Warning, Affects: []Family{BING, YNDX, CC, EXT},
+	Severity: check.Warning, Affects: []check.Family{check.Bing, check.Yandex, check.CrawlerCommons, check.Extended},
 	Doc: "The name is close to an extension directive (Crawl-delay, Clean-param, " +
 		"Request-rate, Visit-time, Robot-version, …) but not spelt as one, so the " +
 		"robots that support that extension miss it; only a few lenient parsers " +
@@ -139,31 +144,31 @@ var rb306 = &Check{
 	Before: "User-agent: *\nDisallow: /tmp\nCrawl delay: 10\n",
 	After:  "User-agent: *\nDisallow: /tmp\nCrawl-delay: 10\n",
 	Fix:    "FX09",
-	run:    func(p *pass) { p.syntaxMisspelled(false) },
+	Run:    func(p *check.Pass) { misspelled(p, false) },
 }
 
 // syntaxMisspelled reports misspelled keys: of the core directives
 // (RB304) or of the extensions (RB306).
-func (p *pass) syntaxMisspelled(core bool) {
-	for i := range p.lines {
-		l := &p.lines[i]
-		if l.Kind != syntax.DirectiveLine || l.match != keyMisspelled || l.guess.core() != core {
+func misspelled(p *check.Pass, core bool) {
+	for i := range p.Lines {
+		l := &p.Lines[i]
+		if l.Kind != syntax.DirectiveLine || l.Match != check.KeyMisspelled || l.Guess.Core() != core {
 			continue
 		}
 		format := "%q is not recognised — did you mean %q?"
 		if core {
 			format = "%q is not a directive — did you mean %q?"
 		}
-		p.report(l, format, l.key, l.guess.String()).
-			suggest("FX09", Intent, "correct the name",
-				Edit{Start: l.Key.Start.Offset, End: l.Key.End.Offset, New: l.guess.String()})
+		p.Report(l, format, l.KeyText, l.Guess.String()).
+			Suggest("FX09", check.Intent, "correct the name",
+				check.Edit{Start: l.Key.Start.Offset, End: l.Key.End.Offset, New: l.Guess.String()})
 	}
 }
 
 // rb307 is check RB307: see its Doc.
-var rb307 = &Check{
+var rb307 = &check.Check{
 	Code: "RB307", Name: "empty-user-agent", Title: "empty User-agent",
-	Severity: Error, Affects: []Family{ALL},
+	Severity: check.Error, Affects: []check.Family{check.All},
 	Doc: "A User-agent line has no value. Google extracts an empty product token, " +
 		"so the group matches no robot and its rules are dead, while old parsers " +
 		"that test whether the value is a substring of their name find the empty " +
@@ -171,33 +176,33 @@ var rb307 = &Check{
 		"requires a product token; name the robot, or \"*\".",
 	Before: "User-agent:\nDisallow: /private\n",
 	After:  "User-agent: *\nDisallow: /private\n",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			if l.dir == dUserAgent && l.value == "" {
-				p.reportValue(l, "User-agent has no value; the group applies to no robot")
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			if l.Dir == check.UserAgent && l.ValueText == "" {
+				p.ReportValue(l, "User-agent has no value; the group applies to no robot")
 			}
 		}
 	},
 }
 
 // rb308 is check RB308: see its Doc.
-var rb308 = &Check{
+var rb308 = &check.Check{
 	Code: "RB308", Name: "empty-value", Title: "empty value for a directive that needs one",
-	Severity: Warning, Affects: []Family{BING, YNDX, CC, EXT, GOT},
+	Severity: check.Warning, Affects: []check.Family{check.Bing, check.Yandex, check.CrawlerCommons, check.Extended, check.Temoto},
 	Doc: "Sitemap, Host, Clean-param, Crawl-delay, Request-rate, Visit-time and " +
 		"Robot-version mean nothing without a value, so the robots that support " +
 		"them skip the line; temoto/robotstxt even rejects the whole file over an " +
 		"empty Crawl-delay. Give the value or remove the line.",
 	Before: "User-agent: *\nDisallow: /tmp\nCrawl-delay:\n",
 	After:  "User-agent: *\nDisallow: /tmp\nCrawl-delay: 5\n",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			switch l.dir {
-			case dSitemap, dHost, dCleanParam, dCrawlDelay, dRequestRate, dVisitTime, dRobotVersion:
-				if l.value == "" {
-					p.reportValue(l, "%q has no value and is ignored", l.key)
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			switch l.Dir {
+			case check.Sitemap, check.Host, check.CleanParam, check.CrawlDelay, check.RequestRate, check.VisitTime, check.RobotVersion:
+				if l.ValueText == "" {
+					p.ReportValue(l, "%q has no value and is ignored", l.KeyText)
 				}
 			}
 		}
@@ -205,9 +210,9 @@ var rb308 = &Check{
 }
 
 // rb309 is check RB309: see its Doc.
-var rb309 = &Check{
+var rb309 = &check.Check{
 	Code: "RB309", Name: "several-values", Title: "several values on one line",
-	Severity: Warning, Affects: []Family{GOOG, CC, FM},
+	Severity: check.Warning, Affects: []check.Family{check.Google, check.CrawlerCommons, check.FirstMatch},
 	Doc: "One line lists several robots, paths or sitemap URLs. Google takes only " +
 		"the first product token of a User-agent value and reads \"/a /b\" as one " +
 		"pattern with a space in it, which no URL contains; legacy crawler-commons " +
@@ -217,29 +222,29 @@ var rb309 = &Check{
 	Before: "User-agent: Googlebot Bingbot\nDisallow: /private\n",
 	After:  "User-agent: Googlebot\nUser-agent: Bingbot\nDisallow: /private\n",
 	Fix:    "FX11",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			parts := syntaxValues(l)
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			parts := values(l)
 			if len(parts) < 2 {
 				continue
 			}
-			if off, _ := p.syntaxSecond(l); off >= 0 {
+			if off, _ := p.SecondKey(l); off >= 0 {
 				continue // RB313 speaks for this line
 			}
-			prefix := p.src[l.Span.Start.Offset:l.Value.Start.Offset]
-			sep := p.syntaxEOL(l) + prefix
-			p.reportValue(l, "One %q line holds %d values; only one is allowed per line", l.key, len(parts)).
-				suggest("FX11", Intent, "write one value per line",
-					Edit{Start: l.Value.Start.Offset, End: l.Value.End.Offset, New: strings.Join(parts, sep)})
+			prefix := p.Src[l.Span.Start.Offset:l.Value.Start.Offset]
+			sep := p.NearEOL(l) + prefix
+			p.ReportValue(l, "One %q line holds %d values; only one is allowed per line", l.KeyText, len(parts)).
+				Suggest("FX11", check.Intent, "write one value per line",
+					check.Edit{Start: l.Value.Start.Offset, End: l.Value.End.Offset, New: strings.Join(parts, sep)})
 		}
 	},
 }
 
-// syntaxValues returns the values of a line that holds several
+// values returns the values of a line that holds several
 // (RB309), or nil.
-func syntaxValues(l *line) []string {
-	if !syntaxIsDirective(l) || l.Flags&syntax.MissingColon != 0 || !strings.ContainsAny(l.value, " \t,") {
+func values(l *check.Line) []string {
+	if !l.IsDirective() || l.Flags&syntax.MissingColon != 0 || !strings.ContainsAny(l.ValueText, " \t,") {
 		return nil // one value: nothing to split
 	}
 	ws := func(r rune) bool { return r == ' ' || r == '\t' }
@@ -247,14 +252,14 @@ func syntaxValues(l *line) []string {
 	var parts []string
 	ok := func(s string) bool { return false }
 	switch {
-	case l.dir == dUserAgent:
-		parts = strings.FieldsFunc(l.value, wsComma)
-		ok = syntaxTokenLike
-	case l.dir.rule():
-		parts = strings.FieldsFunc(l.value, wsComma)
+	case l.Dir == check.UserAgent:
+		parts = strings.FieldsFunc(l.ValueText, wsComma)
+		ok = tokenLike
+	case l.Dir.Rule():
+		parts = strings.FieldsFunc(l.ValueText, wsComma)
 		ok = func(s string) bool { return s[0] == '/' || s[0] == '*' }
-	case l.dir == dSitemap:
-		parts = strings.FieldsFunc(l.value, ws)
+	case l.Dir == check.Sitemap:
+		parts = strings.FieldsFunc(l.ValueText, ws)
 		ok = func(s string) bool {
 			s = strings.ToLower(s)
 			return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
@@ -271,10 +276,10 @@ func syntaxValues(l *line) []string {
 	return parts
 }
 
-// syntaxTokenLike reports whether s looks like a product token: letters,
+// tokenLike reports whether s looks like a product token: letters,
 // digits, '-' and '_', with at least one letter (MJ12bot and 360Spider are
 // real tokens, though not RFC 9309 ones).
-func syntaxTokenLike(s string) bool {
+func tokenLike(s string) bool {
 	letter := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -290,9 +295,9 @@ func syntaxTokenLike(s string) bool {
 }
 
 // rb310 is check RB310: see its Doc.
-var rb310 = &Check{
+var rb310 = &check.Check{
 	Code: "RB310", Name: "end-of-line-comment", Title: "end-of-line comment",
-	Severity: Info, Thorough: true, Affects: []Family{FM},
+	Severity: check.Info, Thorough: true, Affects: []check.Family{check.FirstMatch},
 	Doc: "A directive line also carries a \"#\" comment. The 1994 standard, the 1996 " +
 		"draft and RFC 9309 all allow it, but a naive parser that does not strip " +
 		"comments reads \"/private # secret\" as the path. Moderatobot moves such " +
@@ -300,27 +305,27 @@ var rb310 = &Check{
 	Before: "User-agent: *\nDisallow: /private # staff only\n",
 	After:  "User-agent: *\n# staff only\nDisallow: /private\n",
 	Fix:    "FX05",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			if !syntaxIsDirective(l) || !l.Comment.IsValid() || l.Flags&(syntax.TooLong|syntax.NUL) != 0 {
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			if !l.IsDirective() || !l.Comment.IsValid() || l.Flags&(syntax.TooLong|syntax.NUL) != 0 {
 				continue
 			}
 			start, cs := l.Span.Start.Offset, l.Comment.Start.Offset
-			keep := strings.TrimRight(p.src[start:cs], " \t")
-			com := strings.TrimRight(p.src[cs:l.Comment.End.Offset], " \t")
-			p.reportAt(l, cs, "Comment after a directive").
-				suggest("FX05", Preserving, "move the comment to its own line",
-					p.syntaxInsertBefore(l, com),
-					Edit{Start: start + len(keep), End: l.Span.End.Offset})
+			keep := strings.TrimRight(p.Src[start:cs], " \t")
+			com := strings.TrimRight(p.Src[cs:l.Comment.End.Offset], " \t")
+			p.ReportAt(l, cs, "Comment after a directive").
+				Suggest("FX05", check.Preserving, "move the comment to its own line",
+					p.InsertBefore(l, com),
+					check.Edit{Start: start + len(keep), End: l.Span.End.Offset})
 		}
 	},
 }
 
 // rb311 is check RB311: see its Doc.
-var rb311 = &Check{
+var rb311 = &check.Check{
 	Code: "RB311", Name: "hash-in-value", Title: "\"#\" cuts the value short",
-	Severity: Warning, Affects: []Family{ALL},
+	Severity: check.Warning, Affects: []check.Family{check.All},
 	Doc: "Every robot starts a comment at the first \"#\", even in the middle of a " +
 		"value, so \"Disallow: /#!/admin\" blocks \"/\" — the whole site — and " +
 		"\"/page#top\" means \"/page\". Browsers never send URL fragments to servers, " +
@@ -328,25 +333,25 @@ var rb311 = &Check{
 		"write the path the rule should really cover.",
 	Before: "User-agent: *\nDisallow: /page#top\n",
 	After:  "User-agent: *\nDisallow: /page\n",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			if !syntaxIsDirective(l) || !l.Comment.IsValid() {
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			if !l.IsDirective() || !l.Comment.IsValid() {
 				continue
 			}
 			cs := l.Comment.Start.Offset
-			if cs <= l.Span.Start.Offset || p.src[cs-1] == ' ' || p.src[cs-1] == '\t' {
+			if cs <= l.Span.Start.Offset || p.Src[cs-1] == ' ' || p.Src[cs-1] == '\t' {
 				continue
 			}
-			p.reportValue(l, "\"#\" starts a comment: robots read this value as %q", l.value)
+			p.ReportValue(l, "\"#\" starts a comment: robots read this value as %q", l.ValueText)
 		}
 	},
 }
 
 // rb312 is check RB312: see its Doc.
-var rb312 = &Check{
+var rb312 = &check.Check{
 	Code: "RB312", Name: "non-canonical-layout", Title: "non-canonical whitespace or layout",
-	Severity: Info, Thorough: true, Affects: []Family{FM},
+	Severity: check.Info, Thorough: true, Affects: []check.Family{check.FirstMatch},
 	Doc: "The line is valid but not written the canonical way \"Name: value\": it is " +
 		"indented, has white space before the colon, tabs, no or several spaces " +
 		"after the colon, trailing white space, or an unusual capitalisation of the " +
@@ -355,18 +360,18 @@ var rb312 = &Check{
 	Before: "User-agent: *\n  disallow :/private\n",
 	After:  "User-agent: *\nDisallow: /private\n",
 	Fix:    "FX04",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			if !syntaxIsDirective(l) || l.Flags&(syntax.MissingColon|syntax.TooLong|syntax.NUL) != 0 {
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			if !l.IsDirective() || l.Flags&(syntax.MissingColon|syntax.TooLong|syntax.NUL) != 0 {
 				continue
 			}
-			want := p.syntaxCanonical(l)
-			if p.syntaxLineText(l) == want {
+			want := canonical(p, l)
+			if p.LineText(l) == want {
 				continue
 			}
-			p.reportAt(l, l.Span.Start.Offset, "Non-canonical formatting").
-				suggest("FX04", Preserving, "rewrite the line canonically", replaceLine(l, want))
+			p.ReportAt(l, l.Span.Start.Offset, "Non-canonical formatting").
+				Suggest("FX04", check.Preserving, "rewrite the line canonically", check.ReplaceLine(l, want))
 		}
 	},
 }
@@ -374,19 +379,19 @@ var rb312 = &Check{
 // syntaxCanonical returns line l as the canonical layout writes it
 // (FX04): the name (canonical spelling when the key is exact), ": ", the
 // value, and the comment with the spacing the author put before it.
-func (p *pass) syntaxCanonical(l *line) string {
-	key := l.key
-	if l.match == keyExact {
-		key = l.dir.String()
+func canonical(p *check.Pass, l *check.Line) string {
+	key := l.KeyText
+	if l.Match == check.KeyExact {
+		key = l.Dir.String()
 	}
 	s := key + ":"
-	if l.value != "" {
-		s += " " + l.value
+	if l.ValueText != "" {
+		s += " " + l.ValueText
 	}
 	if l.Comment.IsValid() {
-		com := strings.TrimRight(p.src[l.Comment.Start.Offset:l.Comment.End.Offset], " \t")
-		if l.value != "" {
-			s += p.src[l.Value.End.Offset:l.Comment.Start.Offset] + com
+		com := strings.TrimRight(p.Src[l.Comment.Start.Offset:l.Comment.End.Offset], " \t")
+		if l.ValueText != "" {
+			s += p.Src[l.Value.End.Offset:l.Comment.Start.Offset] + com
 		} else {
 			s += " " + com
 		}
@@ -395,9 +400,9 @@ func (p *pass) syntaxCanonical(l *line) string {
 }
 
 // rb313 is check RB313: see its Doc.
-var rb313 = &Check{
+var rb313 = &check.Check{
 	Code: "RB313", Name: "two-directives-one-line", Title: "two directives on one line",
-	Severity: Error, Affects: []Family{ALL},
+	Severity: check.Error, Affects: []check.Family{check.All},
 	Doc: "A value holds a second \"Name:\" directive, typically two lines joined " +
 		"into one (\"User-agent: Googlebot Disallow: /nogooglebot/\", as an SEO " +
 		"guide prints it). Google reads only the first product token, or \"*\" for " +
@@ -406,17 +411,17 @@ var rb313 = &Check{
 	Before: "User-agent: Googlebot Disallow: /nogooglebot/\n",
 	After:  "User-agent: Googlebot\nDisallow: /nogooglebot/\n",
 	Fix:    "FX10",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			off, key2 := p.syntaxSecond(l)
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			off, key2 := p.SecondKey(l)
 			if off < 0 {
 				continue
 			}
-			first := strings.TrimRight(p.src[l.Value.Start.Offset:off], " \t")
-			p.reportAt(l, off, "Two directives on one line; the second one (%q) is ignored", key2).
-				suggest("FX10", Intent, "put each directive on its own line",
-					Edit{Start: l.Value.Start.Offset + len(first), End: off, New: p.syntaxEOL(l)})
+			first := strings.TrimRight(p.Src[l.Value.Start.Offset:off], " \t")
+			p.ReportAt(l, off, "Two directives on one line; the second one (%q) is ignored", key2).
+				Suggest("FX10", check.Intent, "put each directive on its own line",
+					check.Edit{Start: l.Value.Start.Offset + len(first), End: off, New: p.NearEOL(l)})
 		}
 	},
 }

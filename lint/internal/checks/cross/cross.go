@@ -1,25 +1,28 @@
-package lint
+// Package cross holds the checks of what robot families read differently
+// in the same file (RB7xx, section G of docs/checks.md). The rule checks
+// compare the two evaluators of package eval over each canonical group's
+// rules: LM, longest match as Google, Bing, Yandex and RFC 9309 robots
+// decide, and FM, the first matching rule in file order, as the 1996
+// draft and old parsers do.
+package cross
 
 import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"unsafe"
 
-	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/lint/internal/check"
+	"github.com/robotskit/robots/lint/internal/eval"
+	"github.com/robotskit/robots/lint/internal/tokens"
 )
 
-// Checks of what different robot families read differently in the same
-// file (RB7xx). The rule checks compare two evaluators
-// over each canonical group's rules (rules_util.go): LM, longest match as
-// Google, Bing, Yandex and RFC 9309 robots decide, and FM, the first
-// matching rule in file order, as the 1996 draft and old parsers do.
-var crossChecks = []*Check{rb701, rb702, rb703, rb704, rb705, rb706, rb707}
+// Checks are the checks of the section, in code order.
+var Checks = []*check.Check{rb701, rb702, rb703, rb704, rb705, rb706, rb707}
 
-var rb701 = &Check{
+var rb701 = &check.Check{
 	Code: "RB701", Name: "order-dependent-rules", Title: "result depends on rule order (first match vs longest match)",
-	Severity: Warning, Affects: []Family{FM},
+	Severity: check.Warning, Affects: []check.Family{check.FirstMatch},
 	Doc: "For some URL, robots that apply the first matching rule (the 1996 draft, " +
 		"Baidu as documented, old CPython) reach the opposite verdict from robots that " +
 		"apply the longest match (Google, Bing, Yandex, RFC 9309). In \"Disallow: /shop\" " +
@@ -29,33 +32,37 @@ var rb701 = &Check{
 	Before: "User-agent: *\nDisallow: /shop\nAllow: /shop/sale\n",
 	After:  "User-agent: *\nAllow: /shop/sale\nDisallow: /shop\n",
 	Fix:    "FX30",
-	run: func(p *pass) {
-		for gi := range p.groups {
-			rb701Group(p, &p.groups[gi])
+	Run: func(p *check.Pass) {
+		for gi := range p.Groups {
+			orderDependent(p, &p.Groups[gi])
 		}
 	},
 }
 
-// rb701Group reports the rules of group g on which FM and LM disagree.
-func rb701Group(p *pass, g *group) {
-	if len(g.rules) < 2 {
+// orderDependent reports the rules of group g on which FM and LM disagree.
+func orderDependent(p *check.Pass, g *check.Group) {
+	if len(g.Rules) < 2 {
 		return
 	}
 	// FM and LM can only disagree when both kinds of rule are present and
 	// the rules are not in specificity order already.
-	kinds := [2]bool{}
-	for _, i := range g.rules {
-		kinds[b2i(p.lines[i].is(dAllow))] = true
+	allows, disallows := false, false
+	for _, i := range g.Rules {
+		if p.Lines[i].Dir == check.Allow {
+			allows = true
+		} else {
+			disallows = true
+		}
 	}
-	if !kinds[0] || !kinds[1] {
+	if !allows || !disallows {
 		return
 	}
-	if st, _ := rulesSortOf(p, g); st == rulesSorted {
+	if st, _ := eval.SortOf(p, g); st == eval.Sorted {
 		return
 	}
-	s := rulesGroupSet(p, g)
-	cands := rulesCandidates(&p.arena, s.rules)
-	if !rulesAffordable(s, len(cands)) {
+	s := eval.GroupSet(p, g)
+	cands := eval.Candidates(&p.Arena, s.Rules)
+	if !eval.Affordable(s, len(cands)) {
 		return
 	}
 	// Each pair of rules on which FM and LM disagree, in the order the
@@ -64,73 +71,73 @@ func rb701Group(p *pass, g *group) {
 	url := map[pair]string{}
 	var pairs []pair
 	for _, u := range cands {
-		lm, fm := s.lmfm(u)
+		lm, fm := s.LMFM(u)
 		if lm < 0 || fm < 0 || lm == fm {
 			continue
 		}
-		a, b := &s.rules[lm], &s.rules[fm]
-		if a.allow == b.allow || a.val == b.val {
+		a, b := &s.Rules[lm], &s.Rules[fm]
+		if a.Allow == b.Allow || a.Val == b.Val {
 			continue // same verdict, or RB507's identical values
 		}
 		k := pair{lm, fm}
 		if v, ok := url[k]; !ok {
 			pairs = append(pairs, k)
 			url[k] = u
-		} else if crossPlainer(u, v) {
+		} else if plainer(u, v) {
 			url[k] = u
 		}
 	}
-	var sortEdit *Edit
+	var sortEdit *check.Edit
 	for _, k := range pairs {
-		a, b := &s.rules[k.lm], &s.rules[k.fm]
-		l, f := &p.lines[a.line], &p.lines[b.line]
+		a, b := &s.Rules[k.lm], &s.Rules[k.fm]
+		l, f := &p.Lines[a.Line], &p.Lines[b.Line]
 		// LM's rule is the longer one, or as long and an Allow; FM's comes
 		// first in the file.
 		which := "the longer rule"
-		if len(a.val) == len(b.val) {
+		if len(a.Val) == len(b.Val) {
 			which = "the Allow rule, as long as the other,"
 		}
-		d := p.report(l, "For %s, Google, Bing, Yandex and RFC 9309 robots use %s on line %d (%s); first-match robots use line %d (%s). Put line %d first if those robots matter to you",
-			url[k], which, l.num, crossVerdict(a.allow), f.num, crossVerdict(b.allow), l.num).
-			related(f.num, "first-match robots apply this rule")
+		d := p.Report(l, "For %s, Google, Bing, Yandex and RFC 9309 robots use %s on line %d (%s); first-match robots use line %d (%s). Put line %d first if those robots matter to you",
+			url[k], which, l.Num, verdictWord(a.Allow), f.Num, verdictWord(b.Allow), l.Num).
+			Relate(f.Num, "first-match robots apply this rule")
 		if sortEdit == nil {
-			if e, ok := rulesSortEdit(p, g); ok {
+			if e, ok := eval.SortEdit(p, g); ok {
 				sortEdit = &e
 			} else {
-				sortEdit = &Edit{Start: -1}
+				sortEdit = &check.Edit{Start: -1}
 			}
 		}
 		if sortEdit.Start >= 0 {
-			d.suggest("FX30", PreservingGoogle, "sort the group's rules by specificity", *sortEdit)
+			d.Suggest("FX30", check.PreservingGoogle, "sort the group's rules by specificity", *sortEdit)
 		}
 	}
 }
 
-// crossPlainer reports whether the candidate URL u reads more plainly in
+// plainer reports whether the candidate URL u reads more plainly in
 // a message than v: without the marker that stands for "*" or an empty
 // segment, then shorter.
-func crossPlainer(u, v string) bool {
-	odd := func(s string) bool { return strings.Contains(s, rulesMarker) || strings.Contains(s, "//") }
+func plainer(u, v string) bool {
+	odd := func(s string) bool { return strings.Contains(s, eval.Marker) || strings.Contains(s, "//") }
 	if odd(u) != odd(v) {
 		return !odd(u)
 	}
 	return len(u) < len(v)
 }
 
-// crossVerdict names the verdict of an Allow (allow set) or a Disallow.
-func crossVerdict(allow bool) string {
+// verdictWord names the verdict of an Allow (allow set) or a Disallow.
+func verdictWord(allow bool) string {
 	if allow {
 		return "allowed"
 	}
 	return "disallowed"
 }
 
-// crossPlain reports whether the normalised value v has no wildcard.
-func crossPlain(v string) bool { return !strings.ContainsAny(v, "*$") }
+// plain reports whether the normalised value v has no wildcard.
+func plain(v string) bool { return !strings.ContainsAny(v, "*$") }
 
-var rb702 = &Check{
+var rb702 = &check.Check{
 	Code: "RB702", Name: "allow-exception", Title: "exception needs Allow",
-	Severity: Info, Thorough: true, Affects: []Family{S94},
+	Severity: check.Info, Thorough: true, Affects: []check.Family{check.Strict1994},
 	Doc: "An Allow carves an exception out of an area a shorter Disallow blocks. " +
 		"Robots of the 1994 standard do not know Allow, so for them the exception stays " +
 		"blocked; everyone else fetches it. This errs on the safe side (the 1996 draft " +
@@ -138,28 +145,28 @@ var rb702 = &Check{
 		"Disallow rules so that they do not cover it.",
 	Before: "User-agent: *\nDisallow: /docs\nAllow: /docs/public\n",
 	After:  "User-agent: *\nDisallow: /docs/private\n",
-	run: func(p *pass) {
-		for gi := range p.groups {
-			g := &p.groups[gi]
+	Run: func(p *check.Pass) {
+		for gi := range p.Groups {
+			g := &p.Groups[gi]
 			blocked := map[string]bool{}
-			for _, i := range g.rules {
-				l := &p.lines[i]
-				if n := rulesNorm(l.value); l.is(dDisallow) && n != "" && crossPlain(n) {
+			for _, i := range g.Rules {
+				l := &p.Lines[i]
+				if n := eval.Norm(l.ValueText); l.Dir == check.Disallow && n != "" && plain(n) {
 					blocked[n] = true
 				}
 			}
 			if len(blocked) == 0 {
 				continue
 			}
-			for _, i := range g.rules {
-				l := &p.lines[i]
-				n := rulesNorm(l.value)
-				if !l.is(dAllow) || !crossPlain(n) {
+			for _, i := range g.Rules {
+				l := &p.Lines[i]
+				n := eval.Norm(l.ValueText)
+				if l.Dir != check.Allow || !plain(n) {
 					continue
 				}
 				for k := 1; k < len(n); k++ {
 					if blocked[n[:k]] {
-						p.reportValue(l, "Robots that don't know Allow keep %q blocked", l.value)
+						p.ReportValue(l, "Robots that don't know Allow keep %q blocked", l.ValueText)
 						break
 					}
 				}
@@ -168,9 +175,9 @@ var rb702 = &Check{
 	},
 }
 
-var rb703 = &Check{
+var rb703 = &check.Check{
 	Code: "RB703", Name: "substring-group-order", Title: "group order matters for substring user-agent matching",
-	Severity: Warning, Affects: []Family{FM, GOT},
+	Severity: check.Warning, Affects: []check.Family{check.FirstMatch, check.Temoto},
 	Doc: "A group for a name comes before a group for a longer name that contains it " +
 		"(\"Googlebot\" before \"Googlebot-News\"). Google and RFC 9309 robots match the " +
 		"exact token and pick the right group, but robots that take the first record " +
@@ -180,7 +187,7 @@ var rb703 = &Check{
 	Before: "User-agent: Googlebot\nDisallow: /a\n\nUser-agent: Googlebot-News\nDisallow: /b\n",
 	After:  "User-agent: Googlebot-News\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /a\n",
 	Fix:    "FX18",
-	run: func(p *pass) {
+	Run: func(p *check.Pass) {
 		type seenKey struct {
 			key   string
 			line  int
@@ -188,40 +195,40 @@ var rb703 = &Check{
 		}
 		var earlier []seenKey // first line of each key, in file order
 		known := map[string]bool{}
-		for gi := range p.groups {
-			g := &p.groups[gi]
-			for _, i := range g.agents {
-				l := &p.lines[i]
-				y := l.agent
+		for gi := range p.Groups {
+			g := &p.Groups[gi]
+			for _, i := range g.Agents {
+				l := &p.Lines[i]
+				y := l.Agent
 				if y == "" || y == "*" {
 					continue
 				}
 				for _, x := range earlier {
 					if x.group < gi && x.key != y && strings.Contains(y, x.key) {
-						xl := &p.lines[x.line]
-						p.reportValue(l, "Robots that take the first group containing their name use %q (line %d) for %q",
-							xl.value[:len(x.key)], xl.num, l.value[:len(y)]).
-							related(xl.num, "the earlier group")
+						xl := &p.Lines[x.line]
+						p.ReportValue(l, "Robots that take the first group containing their name use %q (line %d) for %q",
+							xl.ValueText[:len(x.key)], xl.Num, l.ValueText[:len(y)]).
+							Relate(xl.Num, "the earlier group")
 						break
 					}
 				}
 			}
 			// Keys join the list once their group is over, so that agents
 			// of one group do not count as earlier than each other.
-			for _, i := range g.agents {
-				l := &p.lines[i]
-				if l.agent != "" && l.agent != "*" && !known[l.agent] {
-					known[l.agent] = true
-					earlier = append(earlier, seenKey{l.agent, i, gi})
+			for _, i := range g.Agents {
+				l := &p.Lines[i]
+				if l.Agent != "" && l.Agent != "*" && !known[l.Agent] {
+					known[l.Agent] = true
+					earlier = append(earlier, seenKey{l.Agent, i, gi})
 				}
 			}
 		}
 	},
 }
 
-var rb704 = &Check{
+var rb704 = &check.Check{
 	Code: "RB704", Name: "wildcard-used", Title: "wildcard used",
-	Severity: Info, Thorough: true, Affects: []Family{S94, FM},
+	Severity: check.Info, Thorough: true, Affects: []check.Family{check.Strict1994, check.FirstMatch},
 	Doc: "The pattern uses \"*\" inside it or \"$\" at its end. Google, Bing, Yandex " +
 		"and RFC 9309 robots read them as wildcards, but they are not part of the 1994 " +
 		"standard or the 1996 draft: strict robots and old CPython compare them " +
@@ -229,34 +236,21 @@ var rb704 = &Check{
 		"they do the job.",
 	Before: "User-agent: *\nDisallow: /*.pdf$\n",
 	After:  "User-agent: *\nDisallow: /pdf/\n",
-	run: func(p *pass) {
-		rulesEach(p, func(l *line) {
-			v := l.value
+	Run: func(p *check.Pass) {
+		p.EachRule(func(l *check.Line) {
+			v := l.ValueText
 			if len(v) > 2 && strings.Contains(v[1:len(v)-1], "*") || len(v) > 1 && strings.HasSuffix(v, "$") {
-				p.reportValue(l, `"*" and "$" are not part of the original standard`)
+				p.ReportValue(l, `"*" and "$" are not part of the original standard`)
 			}
 		})
 	},
 }
 
-// crossTokenNames maps each known token, lower-cased, to its documented
-// spelling.
-var crossTokenNames = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	for _, r := range agents.All() {
-		m[strings.ToLower(r.Token)] = r.Token
-	}
-	for _, t := range specTokens {
-		m[strings.ToLower(t)] = t
-	}
-	return m
-})
-
-// crossContaining returns up to max known tokens that contain k, in their
+// containing returns up to max known tokens that contain k, in their
 // documented spelling, and how many there are.
-func crossContaining(k string, max int) ([]string, int) {
+func containing(k string, max int) ([]string, int) {
 	var all []string
-	for _, t := range knownTokens() {
+	for _, t := range tokens.Known() {
 		if t != k && strings.Contains(t, k) {
 			all = append(all, t)
 		}
@@ -272,14 +266,15 @@ func crossContaining(k string, max int) ([]string, int) {
 	})
 	var out []string
 	for _, t := range all[:min(max, len(all))] {
-		out = append(out, crossTokenNames()[t])
+		name, _ := tokens.Spelling(t)
+		out = append(out, name)
 	}
 	return out, len(all)
 }
 
-var rb705 = &Check{
+var rb705 = &check.Check{
 	Code: "RB705", Name: "partial-robot-name", Title: "User-agent is part of a real robot's name",
-	Severity: Warning, Affects: []Family{FM, GOT, GOOG, RFC},
+	Severity: check.Warning, Affects: []check.Family{check.FirstMatch, check.Temoto, check.Google, check.RFC},
 	Doc: "The User-agent is not a robot's token but a piece of one (\"Google\", " +
 		"\"bot\", \"msn\"). Google and RFC 9309 robots compare whole tokens, so the group " +
 		"applies to no robot; robots that match substrings (old CPython, the 1996 " +
@@ -287,13 +282,13 @@ var rb705 = &Check{
 		"contains it. Write the exact token of each robot you mean.",
 	Before: "User-agent: Google\nDisallow: /\n",
 	After:  "User-agent: Googlebot\nDisallow: /\n",
-	run: func(p *pass) {
-		for i := range p.lines {
-			l := &p.lines[i]
-			k := l.agent
+	Run: func(p *check.Pass) {
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			k := l.Agent
 			// Only values that are a bare token: anything else is RB410,
 			// RB412 or RB413's.
-			if !l.is(dUserAgent) || k == "" || k == "*" || len(k) != len(l.value) || isKnownToken(k) {
+			if l.Dir != check.UserAgent || k == "" || k == "*" || len(k) != len(l.ValueText) || tokens.IsKnown(k) {
 				continue
 			}
 			letters := 0
@@ -305,7 +300,7 @@ var rb705 = &Check{
 			if letters < 3 {
 				continue
 			}
-			ex, n := crossContaining(k, 3)
+			ex, n := containing(k, 3)
 			if n == 0 {
 				continue
 			}
@@ -313,23 +308,23 @@ var rb705 = &Check{
 			if n > len(ex) {
 				list += fmt.Sprintf(" and %d more", n-len(ex))
 			}
-			p.reportValue(l, "%q is not a robot token; only substring-matching robots apply it to %s", l.value, list)
+			p.ReportValue(l, "%q is not a robot token; only substring-matching robots apply it to %s", l.ValueText, list)
 		}
 	},
 }
 
-// crossLiteralLen is the length of a normalised value without its "*"
+// literalLen is the length of a normalised value without its "*"
 // and its final "$".
-func crossLiteralLen(v string) int {
+func literalLen(v string) int {
 	return len(strings.TrimSuffix(v, "$")) - strings.Count(strings.TrimSuffix(v, "$"), "*")
 }
 
-// crossPairBudget bounds the rule pairs RB706 compares in one group.
-const crossPairBudget = 1_000_000
+// pairBudget bounds the rule pairs RB706 compares in one group.
+const pairBudget = 1_000_000
 
-var rb706 = &Check{
+var rb706 = &check.Check{
 	Code: "RB706", Name: "wildcard-precedence", Title: "wildcard precedence depends on how length is counted",
-	Severity: Info, Affects: []Family{YNDX, RFC},
+	Severity: check.Info, Affects: []check.Family{check.Yandex, check.RFC},
 	Doc: "An Allow and a Disallow, one of them with \"*\", both match some URL, and " +
 		"which one wins depends on whether \"*\" counts toward a rule's length. Google " +
 		"and RFC 9309 count every octet of the pattern; Yandex documents only \"prefix " +
@@ -337,92 +332,92 @@ var rb706 = &Check{
 		"clearly longer, or avoid the overlap.",
 	Before: "User-agent: *\nDisallow: /*.pdf\nAllow: /docs\n",
 	After:  "User-agent: *\nDisallow: /*.pdf\nAllow: /docs/\n",
-	run: func(p *pass) {
+	Run: func(p *check.Pass) {
 		var buf []byte
-		for gi := range p.groups {
-			g := &p.groups[gi]
-			rules := make([]rulesRule, len(g.rules))
+		for gi := range p.Groups {
+			g := &p.Groups[gi]
+			rules := make([]eval.Rule, len(g.Rules))
 			wild := 0
-			for k, i := range g.rules {
-				rules[k] = rulesMake(p, i)
-				if rules[k].kind == rulesWild {
+			for k, i := range g.Rules {
+				rules[k] = eval.RuleAt(p, i)
+				if rules[k].Kind == eval.Wild {
 					wild++
 				}
 			}
-			if wild == 0 || wild*len(rules) > crossPairBudget {
+			if wild == 0 || wild*len(rules) > pairBudget {
 				continue
 			}
-			cands := make([][]string, len(rules)) // rulesCandidatesOf, when first needed
+			cands := make([][]string, len(rules)) // eval.AppendCandidates, when first needed
 			candsOf := func(k int) []string {
 				if cands[k] == nil {
-					cands[k] = rulesCandidatesOf(&p.arena, nil, rules[k].val)
+					cands[k] = eval.AppendCandidates(&p.Arena, nil, rules[k].Val)
 				}
 				return cands[k]
 			}
 			for x := range rules {
 				for y := x + 1; y < len(rules); y++ {
 					a, b := &rules[x], &rules[y]
-					if a.allow == b.allow || a.val == "" || b.val == "" || a.kind != rulesWild && b.kind != rulesWild {
+					if a.Allow == b.Allow || a.Val == "" || b.Val == "" || a.Kind != eval.Wild && b.Kind != eval.Wild {
 						continue
 					}
 					al, dl := a, b
-					if !al.allow {
+					if !al.Allow {
 						al, dl = b, a
 					}
-					octet := len(al.val) >= len(dl.val)
-					literal := crossLiteralLen(al.val) >= crossLiteralLen(dl.val)
-					if octet == literal || !crossOverlap(a, b, candsOf(x), candsOf(y), &buf) {
+					octet := len(al.Val) >= len(dl.Val)
+					literal := literalLen(al.Val) >= literalLen(dl.Val)
+					if octet == literal || !overlap(a, b, candsOf(x), candsOf(y), &buf) {
 						continue
 					}
-					later := &p.lines[b.line]
-					p.report(later, "Precedence between line %d and line %d depends on whether \"*\" counts toward rule length", a.line+1, b.line+1).
-						related(a.line+1, "the other rule")
+					later := &p.Lines[b.Line]
+					p.Report(later, "Precedence between line %d and line %d depends on whether \"*\" counts toward rule length", a.Line+1, b.Line+1).
+						Relate(a.Line+1, "the other rule")
 				}
 			}
 		}
 	},
 }
 
-// crossOverlap reports whether some candidate URL matches both a and b:
-// the candidates of each value (rulesCandidatesOf; ca and cb), and each
+// overlap reports whether some candidate URL matches both a and b:
+// the candidates of each value (eval.AppendCandidates; ca and cb), and each
 // value's literal text followed by what the other value has after its
-// first "*" ("/docs" and "/*.pdf" give "/docs.pdf"), as rulesAppendCross
+// first "*" ("/docs" and "/*.pdf" give "/docs.pdf"), as eval.AppendCross
 // makes them. Those are built in *buf, which it reuses: RB706 asks about
 // every pair of a group's rules, and a string per pair would make the
 // check's garbage grow with the square of the group.
-func crossOverlap(a, b *rulesRule, ca, cb []string, buf *[]byte) bool {
+func overlap(a, b *eval.Rule, ca, cb []string, buf *[]byte) bool {
 	for _, cs := range [2][]string{ca, cb} {
 		for _, u := range cs {
-			if a.matches(u) && b.matches(u) {
+			if a.Matches(u) && b.Matches(u) {
 				return true
 			}
 		}
 	}
-	for _, xy := range [2][2]*rulesRule{{a, b}, {b, a}} {
+	for _, xy := range [2][2]*eval.Rule{{a, b}, {b, a}} {
 		x, y := xy[0], xy[1]
-		i := strings.IndexByte(y.val, '*')
-		if i < 0 || x.val == "" {
+		i := strings.IndexByte(y.Val, '*')
+		if i < 0 || x.Val == "" {
 			continue
 		}
-		lx := appendLiteral((*buf)[:0], x.val)
+		lx := appendLiteral((*buf)[:0], x.Val)
 		if len(lx) == 0 || lx[0] != '/' {
 			continue
 		}
-		// lx+ty, lx+ty+marker and lx+marker+ty (rulesAppendCross's
+		// lx+ty, lx+ty+marker and lx+marker+ty (eval.AppendCross's
 		// candidates), one after the other in buf.
 		n := len(lx)
-		b1 := appendLiteral(lx, y.val[i:])
+		b1 := appendLiteral(lx, y.Val[i:])
 		t := len(b1) - n // the length of ty
-		b1 = append(b1, rulesMarker...)
+		b1 = append(b1, eval.Marker...)
 		b1 = append(b1, b1[:n]...)
-		b1 = append(b1, rulesMarker...)
+		b1 = append(b1, eval.Marker...)
 		b1 = append(b1, b1[n:n+t]...)
 		*buf = b1
-		m := len(rulesMarker)
+		m := len(eval.Marker)
 		all := unsafe.String(unsafe.SliceData(b1), len(b1))
 		u1, u2, u3 := all[:n+t], all[:n+t+m], all[n+t+m:]
 		for _, u := range [3]string{u1, u2, u3} {
-			if a.matches(u) && b.matches(u) {
+			if a.Matches(u) && b.Matches(u) {
 				return true
 			}
 		}
@@ -431,7 +426,7 @@ func crossOverlap(a, b *rulesRule, ca, cb []string, buf *[]byte) bool {
 }
 
 // appendLiteral appends to buf the normalised value v without its final
-// "$" and its "*": rulesLiteral(v).
+// "$" and its "*", as eval builds it for its candidates.
 func appendLiteral(buf []byte, v string) []byte {
 	v = strings.TrimSuffix(v, "$")
 	for i := 0; i < len(v); i++ {
@@ -442,25 +437,25 @@ func appendLiteral(buf []byte, v string) []byte {
 	return buf
 }
 
-var rb707 = &Check{
+var rb707 = &check.Check{
 	Code: "RB707", Name: "bing-star-crawl-delay", Title: "Bing keeps the `*` Crawl-delay",
-	Severity: Info, Affects: []Family{BING},
+	Severity: check.Info, Affects: []check.Family{check.Bing},
 	Doc: "The \"*\" group sets a Crawl-delay and Bing's own group sets none. A robot " +
 		"with its own group normally ignores the \"*\" group entirely, but Bingbot still " +
 		"honours the \"*\" Crawl-delay. Give the Bing group its own Crawl-delay line so " +
 		"that the file says what Bing does.",
 	Before: "User-agent: *\nCrawl-delay: 10\nDisallow: /tmp\n\nUser-agent: bingbot\nDisallow: /private\n",
 	After:  "User-agent: *\nCrawl-delay: 10\nDisallow: /tmp\n\nUser-agent: bingbot\nCrawl-delay: 10\nDisallow: /private\n",
-	run: func(p *pass) {
+	Run: func(p *check.Pass) {
 		delay := ""
-		for gi := range p.groups {
-			g := &p.groups[gi]
-			if !g.global || delay != "" {
+		for gi := range p.Groups {
+			g := &p.Groups[gi]
+			if !g.Global || delay != "" {
 				continue
 			}
-			for _, i := range g.members {
-				if l := &p.lines[i]; l.is(dCrawlDelay) {
-					delay = l.value
+			for _, i := range g.Members {
+				if l := &p.Lines[i]; l.Dir == check.CrawlDelay {
+					delay = l.ValueText
 					break
 				}
 			}
@@ -470,11 +465,11 @@ var rb707 = &Check{
 		}
 		for _, key := range []string{"bingbot", "msnbot"} {
 			first, has := -1, false
-			for gi := range p.groups {
-				g := &p.groups[gi]
+			for gi := range p.Groups {
+				g := &p.Groups[gi]
 				named := false
-				for _, i := range g.agents {
-					if p.lines[i].agent == key {
+				for _, i := range g.Agents {
+					if p.Lines[i].Agent == key {
 						named = true
 						if first < 0 {
 							first = i
@@ -484,12 +479,12 @@ var rb707 = &Check{
 				if !named {
 					continue
 				}
-				for _, i := range g.members {
-					has = has || p.lines[i].is(dCrawlDelay)
+				for _, i := range g.Members {
+					has = has || p.Lines[i].Dir == check.CrawlDelay
 				}
 			}
 			if first >= 0 && !has {
-				p.reportValue(&p.lines[first], "Bingbot still applies the * Crawl-delay (%s); other robots with their own group do not", delay)
+				p.ReportValue(&p.Lines[first], "Bingbot still applies the * Crawl-delay (%s); other robots with their own group do not", delay)
 			}
 		}
 	},

@@ -1,0 +1,9 @@
+package cross
+
+import (
+	"testing"
+
+	"github.com/robotskit/robots/lint/internal/check/checktest"
+)
+
+func TestExamples(t *testing.T) { checktest.Examples(t, Checks) }
