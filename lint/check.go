@@ -57,16 +57,16 @@ type Family string
 
 // The robot families.
 const (
-	GOOG Family = "GOOG" // Google's crawlers
-	BING Family = "BING" // Bingbot
-	YNDX Family = "YNDX" // Yandex's robots
-	RFC  Family = "RFC"  // other RFC 9309 longest-match crawlers
-	FM   Family = "FM"   // first-match robots of the 1996 draft
-	S94  Family = "S94"  // the strict 1994 standard
-	EXT  Family = "EXT"  // robots of the extended standard 2.0
-	CC   Family = "CC"   // crawler-commons (Nutch, StormCrawler)
-	GOT  Family = "GOT"  // temoto/robotstxt (Go) and its users
-	ALL  Family = "ALL"  // every robot
+	FamilyGoogle         Family = "GOOG" // Google's crawlers
+	FamilyBing           Family = "BING" // Bingbot
+	FamilyYandex         Family = "YNDX" // Yandex's robots
+	FamilyRFC            Family = "RFC"  // other RFC 9309 longest-match crawlers
+	FamilyFirstMatch     Family = "FM"   // first-match robots of the 1996 draft
+	FamilyStrict1994     Family = "S94"  // the strict 1994 standard
+	FamilyExtended       Family = "EXT"  // robots of the extended standard 2.0
+	FamilyCrawlerCommons Family = "CC"   // crawler-commons (Nutch, StormCrawler)
+	FamilyTemoto         Family = "GOT"  // temoto/robotstxt (Go) and its users
+	FamilyAll            Family = "ALL"  // every robot
 )
 
 // Major reports whether f is one of the major families: Google, Bing,
@@ -74,7 +74,7 @@ const (
 // by default only what affects one of them (Config.AllRobots).
 func (f Family) Major() bool {
 	switch f {
-	case GOOG, BING, YNDX, RFC, ALL:
+	case FamilyGoogle, FamilyBing, FamilyYandex, FamilyRFC, FamilyAll:
 		return true
 	}
 	return false
@@ -90,13 +90,13 @@ func anyMajor(fs []Family) bool {
 	return false
 }
 
-// A Class says what a fix may change.
-type Class uint8
+// A FixClass says what a fix may change.
+type FixClass uint8
 
 const (
 	// Preserving fixes change what no robot does, or touch only lines no
 	// robot obeys.
-	Preserving Class = iota + 1
+	Preserving FixClass = iota + 1
 	// PreservingGoogle fixes keep what Google's and RFC 9309 robots do and
 	// bring other robots to that reading.
 	PreservingGoogle
@@ -109,11 +109,11 @@ const (
 var classNames = [...]string{"", "P", "PG", "I"}
 
 // String returns "P", "PG" or "I", the names docs/checks.md uses.
-func (c Class) String() string {
+func (c FixClass) String() string {
 	if int(c) < len(classNames) && c != 0 {
 		return classNames[c]
 	}
-	return fmt.Sprintf("Class(%d)", uint8(c))
+	return fmt.Sprintf("FixClass(%d)", uint8(c))
 }
 
 // A Check is one rule of the checker: a code of the catalogue in
@@ -199,7 +199,7 @@ func severityOf(s check.Severity) Severity {
 }
 
 // classOf returns the fix class of an implementation's.
-func classOf(c check.FixClass) Class {
+func classOf(c check.FixClass) FixClass {
 	switch c {
 	case check.Preserving:
 		return Preserving

@@ -68,7 +68,7 @@ type SuggestedFix struct {
 	ID string
 	// Class says what the edit may change; it can be stricter here than in
 	// the catalogue (FX26 is Intent when it encodes a space).
-	Class Class
+	Class FixClass
 	// Message says what the edit does, in a few words.
 	Message string
 	Edits   []Edit

@@ -41,7 +41,7 @@
 //
 // # Fixes and their proof
 //
-// [Fix] applies the fixes of one [Class]: by default those that keep
+// [Fix] applies the fixes of one [FixClass]: by default those that keep
 // the verdict of every Google and RFC 9309 robot for every URL. Each round
 // of fixes is proven with package change ([change.Prover]), which compiles
 // both texts with package robots under both profiles and compares, for

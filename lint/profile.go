@@ -7,8 +7,8 @@ import "github.com/robotskit/robots"
 // longest-match crawlers, Bingbot, Yandex's robots, the first-match robots
 // of the 1996 draft and the strict 1994 standard.
 var profileFamilies = map[robots.Profile]Family{
-	robots.Google: GOOG, robots.RFC9309: RFC, robots.Bing: BING,
-	robots.Yandex: YNDX, robots.Draft1996: FM, robots.Strict1994: S94,
+	robots.Google: FamilyGoogle, robots.RFC9309: FamilyRFC, robots.Bing: FamilyBing,
+	robots.Yandex: FamilyYandex, robots.Draft1996: FamilyFirstMatch, robots.Strict1994: FamilyStrict1994,
 }
 
 // ProfileFamily returns the family whose findings concern robots that read
@@ -19,13 +19,13 @@ func ProfileFamily(p robots.Profile) Family { return profileFamilies[p] }
 
 // ForProfile keeps, in order, the diagnostics that affect robots of profile
 // p: those whose families (Diagnostic.Families) include ProfileFamily(p) or
-// ALL. It returns nil when none does.
+// FamilyAll. It returns nil when none does.
 func ForProfile(ds []Diagnostic, p robots.Profile) []Diagnostic {
 	fam := profileFamilies[p]
 	var out []Diagnostic
 	for i := range ds {
 		for _, a := range ds[i].Families() {
-			if a == fam || a == ALL {
+			if a == fam || a == FamilyAll {
 				out = append(out, ds[i])
 				break
 			}

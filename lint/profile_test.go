@@ -15,12 +15,12 @@ func TestProfileFamily(t *testing.T) {
 		want  lint.Family
 		major bool
 	}{
-		{robots.Google, lint.GOOG, true},
-		{robots.RFC9309, lint.RFC, true},
-		{robots.Bing, lint.BING, true},
-		{robots.Yandex, lint.YNDX, true},
-		{robots.Draft1996, lint.FM, false},
-		{robots.Strict1994, lint.S94, false},
+		{robots.Google, lint.FamilyGoogle, true},
+		{robots.RFC9309, lint.FamilyRFC, true},
+		{robots.Bing, lint.FamilyBing, true},
+		{robots.Yandex, lint.FamilyYandex, true},
+		{robots.Draft1996, lint.FamilyFirstMatch, false},
+		{robots.Strict1994, lint.FamilyStrict1994, false},
 		{robots.Profile(200), "", false},
 	} {
 		got := lint.ProfileFamily(tt.p)
@@ -31,15 +31,15 @@ func TestProfileFamily(t *testing.T) {
 }
 
 func TestForProfile(t *testing.T) {
-	goog := &lint.Check{Code: "RB901", Affects: []lint.Family{lint.GOOG, lint.BING}}
-	fm := &lint.Check{Code: "RB902", Affects: []lint.Family{lint.FM, lint.S94}}
-	all := &lint.Check{Code: "RB903", Affects: []lint.Family{lint.ALL}}
+	goog := &lint.Check{Code: "RB901", Affects: []lint.Family{lint.FamilyGoogle, lint.FamilyBing}}
+	fm := &lint.Check{Code: "RB902", Affects: []lint.Family{lint.FamilyFirstMatch, lint.FamilyStrict1994}}
+	all := &lint.Check{Code: "RB903", Affects: []lint.Family{lint.FamilyAll}}
 	ds := []lint.Diagnostic{
 		{Check: goog, Message: "google and bing"},
 		{Check: fm, Message: "first-match"},
 		{Check: all, Message: "every robot"},
 		// A diagnostic that narrows its check's families.
-		{Check: goog, Affects: []lint.Family{lint.BING}, Message: "bing only"},
+		{Check: goog, Affects: []lint.Family{lint.FamilyBing}, Message: "bing only"},
 	}
 	for _, tt := range []struct {
 		p    robots.Profile
