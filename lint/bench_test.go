@@ -4,13 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/lint/internal/corpus"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -25,33 +25,11 @@ import (
 // benchmarks that need it are skipped; BenchmarkSmall and BenchmarkLarge
 // use files made here.
 
-// benchFiles reads the -corpus folder, skipping b when it is unset.
-func benchFiles(b *testing.B) (names []string, srcs [][]byte) {
-	b.Helper()
-	if *corpus == "" {
-		b.Skip("set -corpus DIR to run the corpus benchmarks")
-	}
-	paths, err := filepath.Glob(filepath.Join(*corpus, "*"))
-	if err != nil || len(paths) == 0 {
-		b.Fatalf("no files in %s: %v", *corpus, err)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		names = append(names, filepath.Base(p))
-		srcs = append(srcs, src)
-	}
-	return names, srcs
-}
-
 // BenchmarkCorpus runs compile, check and fix over every file of the
 // corpus once per iteration and reports the time per file, the
 // allocations per file, and the slowest file.
 func BenchmarkCorpus(b *testing.B) {
-	names, srcs := benchFiles(b)
+	names, srcs := corpus.Files(b)
 	steps := []struct {
 		name string
 		do   func(src []byte)

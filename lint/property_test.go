@@ -3,23 +3,15 @@ package lint
 import (
 	"bytes"
 	"context"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/probe"
+	"github.com/robotskit/robots/lint/internal/corpus"
 	"github.com/robotskit/robots/syntax"
 )
-
-// corpus is a folder of real robots.txt files; .ci/run passes it when it
-// has one:
-//
-//	go test ./lint -run TestCorpus -corpus /path/to/corpus/robots
-var corpus = flag.String("corpus", "", "folder of robots.txt files for TestCorpus")
 
 // checkFixProperty asserts the fixer's two promises for src: the default
 // fix keeps every google and rfc9309 verdict, and fixing the output again
@@ -105,23 +97,13 @@ func TestFixRefuses(t *testing.T) {
 	}
 }
 
-// TestCorpus runs the checker, the fixer and Format over a folder of real
-// files: no panic, and the fix and the layout keep their promises for
-// every file.
+// TestCorpus runs the checker, the fixer and Format over the -corpus
+// folder of real files (.ci/run passes it when it has one): no panic, and
+// the fix and the layout keep their promises for every file.
 func TestCorpus(t *testing.T) {
-	if *corpus == "" {
-		t.Skip("no -corpus folder given")
-	}
-	names, err := filepath.Glob(filepath.Join(*corpus, "*"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no files in %s: %v", *corpus, err)
-	}
-	for _, name := range names {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src = src[:min(len(src), 512000)]
+	names, srcs := corpus.Files(t)
+	for i, name := range names {
+		src := srcs[i][:min(len(srcs[i]), 512000)]
 		Run(syntax.Parse(name, src), &Config{Thorough: true})
 		checkFixProperty(t, name, src)
 		checkFormatProperty(t, name, src)

@@ -3,6 +3,9 @@ package charset
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/robotskit/robots/lint/internal/corpus"
 )
 
 // TestGuess holds the legacy-encoding guess of RB203 to its documented
@@ -19,6 +22,24 @@ func TestGuess(t *testing.T) {
 		got, _ := Guess(tt.src)
 		if !strings.HasPrefix(got, tt.want) || tt.want == "" && got != "" {
 			t.Errorf("Guess(%q) = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestCorpus guesses the encoding of every file of the -corpus folder:
+// none for UTF-8, and a single-byte guess transcodes the file to UTF-8.
+func TestCorpus(t *testing.T) {
+	names, srcs := corpus.Files(t)
+	for i, name := range names {
+		src := string(srcs[i])
+		guess, cm := Guess(src)
+		switch {
+		case utf8.ValidString(src) && guess != "":
+			t.Errorf("%s: UTF-8 read as %s", name, guess)
+		case !utf8.ValidString(src) && guess == "":
+			t.Errorf("%s: not UTF-8, and no guess", name)
+		case cm != nil && !utf8.ValidString(Transcode(src, cm)):
+			t.Errorf("%s: transcoded from %s, not UTF-8", name, guess)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/robotskit/robots/lint/internal/corpus"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -78,6 +79,50 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 512000: "512,000", 1234567: "1,234,567", -5: "-5"} {
 		if got := Thousands(n); got != want {
 			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestCorpus holds the model of every file of the -corpus folder to its
+// invariants: one line for each line of the file, the groups in order,
+// each made of its own lines, and orphans only before the first group.
+func TestCorpus(t *testing.T) {
+	names, srcs := corpus.Files(t)
+	for i, name := range names {
+		f := syntax.Parse(name, srcs[i])
+		p := NewPass(context.Background(), f, "", nil)
+		if len(p.Lines) != len(f.Lines) {
+			t.Fatalf("%s: %d lines, the file has %d", name, len(p.Lines), len(f.Lines))
+		}
+		for k := range p.Lines {
+			l := &p.Lines[k]
+			if l.Num != k+1 || l.Group < -1 || l.Group >= len(p.Groups) || l.Orphan && (l.Group != -1 || !l.Dir.Member()) {
+				t.Errorf("%s: line %d: num %d, group %d, orphan %v", name, k+1, l.Num, l.Group, l.Orphan)
+			}
+		}
+		last := -1
+		for gi := range p.Groups {
+			g := &p.Groups[gi]
+			if g.Index != gi || len(g.Agents) == 0 || g.First() <= last {
+				t.Errorf("%s: group %d: index %d, agents %v", name, gi, g.Index, g.Agents)
+				continue
+			}
+			for _, a := range g.Agents {
+				if l := &p.Lines[a]; l.Dir != UserAgent || l.Group != gi {
+					t.Errorf("%s: group %d: agent line %d is %v of group %d", name, gi, a+1, l.Dir, l.Group)
+				}
+			}
+			for _, m := range g.Members {
+				if l := &p.Lines[m]; !l.Dir.Member() || l.Group != gi {
+					t.Errorf("%s: group %d: member line %d is %v of group %d", name, gi, m+1, l.Dir, l.Group)
+				}
+			}
+			for _, r := range g.Rules {
+				if !p.Lines[r].Dir.Rule() {
+					t.Errorf("%s: group %d: rule line %d is %v", name, gi, r+1, p.Lines[r].Dir)
+				}
+			}
+			last = g.Last()
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots/lint/internal/check"
+	"github.com/robotskit/robots/lint/internal/corpus"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -75,6 +76,39 @@ func TestSortEdit(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCorpus reads the groups of every file of the -corpus folder: LMFM
+// answers what LM and FM answer on every candidate URL, and the FX30 sort
+// of a group leaves it sorted.
+func TestCorpus(t *testing.T) {
+	names, srcs := corpus.Files(t)
+	for i, name := range names {
+		src := srcs[i][:min(len(srcs[i]), 512000)]
+		p := check.NewPass(context.Background(), syntax.Parse(name, src), "", nil)
+		for gi := range p.Groups {
+			g := &p.Groups[gi]
+			s := GroupSet(p, g)
+			if cands := Candidates(&p.Arena, s.Rules); Affordable(s, len(cands)) {
+				for _, u := range cands {
+					if lm, fm := s.LMFM(u); lm != s.LM(u) || fm != s.FM(u) {
+						t.Errorf("%s: group %d, %s: LMFM %d %d, LM %d, FM %d", name, gi, u, lm, fm, s.LM(u), s.FM(u))
+					}
+				}
+			}
+			st, e := SortOf(p, g)
+			if st != Sortable {
+				continue
+			}
+			sorted := string(src[:e.Start]) + e.New + string(src[e.End:])
+			q := check.NewPass(context.Background(), syntax.Parse(name, []byte(sorted)), "", nil)
+			if gi >= len(q.Groups) {
+				t.Errorf("%s: group %d is gone once sorted", name, gi)
+			} else if again, _ := SortOf(q, &q.Groups[gi]); again != Sorted {
+				t.Errorf("%s: group %d is not sorted once sorted (%d)", name, gi, again)
+			}
 		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/lint/internal/corpus"
 	"github.com/robotskit/robots/lint/internal/tokens"
+	"github.com/robotskit/robots/syntax"
 )
 
 func TestKnownTokens(t *testing.T) {
@@ -30,6 +32,27 @@ func TestKnownTokens(t *testing.T) {
 	for _, k := range tokens.Known() {
 		if s, ok := tokens.Spelling(k); !ok || s == "" {
 			t.Errorf("Spelling(%q) = %q, %v", k, s, ok)
+		}
+	}
+}
+
+// TestCorpus looks up the product token of every User-agent line of the
+// -corpus folder: a token is known exactly when it has a spelling, and
+// that spelling is the token's.
+func TestCorpus(t *testing.T) {
+	names, srcs := corpus.Files(t)
+	for i, name := range names {
+		f := syntax.Parse(name, srcs[i])
+		for k := range f.Lines {
+			l := &f.Lines[k]
+			if l.Field != syntax.UserAgent {
+				continue
+			}
+			tok := strings.ToLower(robots.LineToken(f.Text(l.Value)))
+			s, ok := tokens.Spelling(tok)
+			if ok != tokens.IsKnown(tok) || ok && strings.ToLower(s) != tok {
+				t.Errorf("%s:%d: %q: spelling %q %v, known %v", name, k+1, tok, s, ok, tokens.IsKnown(tok))
+			}
 		}
 	}
 }

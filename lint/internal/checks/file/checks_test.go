@@ -1,4 +1,4 @@
-package rules
+package file
 
 import (
 	"testing"
@@ -7,3 +7,5 @@ import (
 )
 
 func TestExamples(t *testing.T) { checktest.Examples(t, Checks) }
+
+func TestCorpus(t *testing.T) { checktest.Corpus(t, Checks) }

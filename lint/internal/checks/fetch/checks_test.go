@@ -1,4 +1,4 @@
-package groups
+package fetch
 
 import (
 	"testing"
@@ -6,4 +6,4 @@ import (
 	"github.com/robotskit/robots/lint/internal/check/checktest"
 )
 
-func TestExamples(t *testing.T) { checktest.Examples(t, Checks) }
+func TestCorpus(t *testing.T) { checktest.Corpus(t, Checks) }
