@@ -1,4 +1,4 @@
-// Package check is the room the checks of package lint work in: the pass
+// Package check holds what the checks of package lint share: the pass
 // over one file, the checker's lossless model of its lines and groups,
 // and the vocabulary of a finding (a [Diagnostic] with its [Fix]).
 //
