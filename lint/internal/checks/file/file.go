@@ -272,7 +272,7 @@ var rb210 = &check.Check{
 	After:  "User-agent: *\nDisallow: /private\n",
 	Fix:    "FX03",
 	Run: func(p *check.Pass) {
-		eachRune(p, isControl, "Control character U+%04X in line", func(d *check.Diagnostic, l *check.Line, text string) {
+		eachRune(p, indexControl, "Control character U+%04X in line", func(d *check.Diagnostic, l *check.Line, text string) {
 			fixed := replace(text, func(r rune) (string, bool) { return "", isControl(r) })
 			suggestLine(p, d, l, fixed, "remove control characters")
 		})
@@ -290,7 +290,7 @@ var rb211 = &check.Check{
 	After:  "User-agent: *\nDisallow: /a\nDisallow: /b\n",
 	Fix:    "FX03",
 	Run: func(p *check.Pass) {
-		eachRune(p, isLineBreak, "U+%04X is a line break for some robots but not for others", func(d *check.Diagnostic, l *check.Line, text string) {
+		eachRune(p, indexLineBreak, "U+%04X is a line break for some robots but not for others", func(d *check.Diagnostic, l *check.Line, text string) {
 			blank := strings.TrimFunc(text, func(r rune) bool {
 				return r == ' ' || r == '\t' || isLineBreak(r)
 			}) == ""
@@ -310,18 +310,18 @@ var rb211 = &check.Check{
 	},
 }
 
-// eachRune reports, on each line of a text body that holds a rune of the
-// class in, the first such rune, where it stands, with the message format
-// (which takes the rune, as U+%04X), and calls fix with the finding, the
-// line and its text (RB210, RB211).
-func eachRune(p *check.Pass, in func(rune) bool, format string, fix func(d *check.Diagnostic, l *check.Line, text string)) {
+// eachRune reports, on each line of a text body where index finds a rune
+// of its class (the offset of the first, or -1), that rune, where it
+// stands, with the message format (which takes the rune, as U+%04X), and
+// calls fix with the finding, the line and its text (RB210, RB211).
+func eachRune(p *check.Pass, index func(text string) int, format string, fix func(d *check.Diagnostic, l *check.Line, text string)) {
 	if !isText(p) {
 		return
 	}
 	for i := range p.Lines {
 		l := &p.Lines[i]
 		text := p.LineText(l)
-		at := strings.IndexFunc(text, in)
+		at := index(text)
 		if at < 0 {
 			continue
 		}
@@ -329,6 +329,12 @@ func eachRune(p *check.Pass, in func(rune) bool, format string, fix func(d *chec
 		fix(p.ReportAt(l, l.Span.Start.Offset+at, format, r), l, text)
 	}
 }
+
+// indexControl and indexLineBreak return the offset of the first rune of
+// s of their class, -1 when there is none. Each is strings.IndexFunc with
+// its class, which the compiler then calls directly for every rune.
+func indexControl(s string) int   { return strings.IndexFunc(s, isControl) }
+func indexLineBreak(s string) int { return strings.IndexFunc(s, isLineBreak) }
 
 var rb212 = &check.Check{
 	Code: "RB212", Name: "invisible-character", Title: "invisible or non-ASCII whitespace",
