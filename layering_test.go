@@ -47,8 +47,8 @@ var allowedImports = map[string][]string{
 	// lint's own packages: the pass and its model, the sections of checks
 	// and what they share import only what lint may import.
 	"lint/internal/check":           {"", "syntax", "change", "internal/arena", "internal/sniff", "internal/spell", "internal/textedit"},
-	"lint/internal/check/checktest": {"syntax", "lint/internal/check", "lint/internal/corpus", "internal/textedit"}, // test support
-	"lint/internal/corpus":          {},                                                                             // test support: the -corpus folder
+	"lint/internal/check/checktest": {"syntax", "lint/internal/check", "lint/internal/testenv", "internal/textedit"}, // test support
+	"lint/internal/testenv":         {},                                                                              // test support: the -corpus and -update flags
 	"lint/internal/tokens":          {"agents"},
 	"lint/internal/charset":         {},
 	"lint/internal/eval":            {"syntax", "lint/internal/check", "internal/arena", "internal/pattern"},

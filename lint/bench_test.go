@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/robotskit/robots"
-	"github.com/robotskit/robots/lint/internal/corpus"
+	"github.com/robotskit/robots/lint/internal/testenv"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -29,7 +29,7 @@ import (
 // corpus once per iteration and reports the time per file, the
 // allocations per file, and the slowest file.
 func BenchmarkCorpus(b *testing.B) {
-	names, srcs := corpus.Files(b)
+	names, srcs := testenv.Corpus(b)
 	steps := []struct {
 		name string
 		do   func(src []byte)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotskit/robots/lint/internal/testenv"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -15,7 +16,7 @@ func TestDocs(t *testing.T) {
 	var b bytes.Buffer
 	writeDocs(&b)
 	name := filepath.Join("..", "docs", "checks.md")
-	if *update {
+	if testenv.Update() {
 		if err := os.WriteFile(name, b.Bytes(), 0o666); err != nil {
 			t.Fatal(err)
 		}

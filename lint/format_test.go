@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots/internal/txtar"
+	"github.com/robotskit/robots/lint/internal/testenv"
 )
 
 // TestFormatGolden checks Format against testdata/fmt/*.txtar (input,
@@ -26,7 +27,7 @@ func TestFormatGolden(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		if *update {
+		if testenv.Update() {
 			a.Set("output", got)
 			if err := os.WriteFile(name, a.Format(), 0o666); err != nil {
 				t.Fatal(err)

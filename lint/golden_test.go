@@ -3,7 +3,6 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,13 +11,9 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots/internal/txtar"
+	"github.com/robotskit/robots/lint/internal/testenv"
 	"github.com/robotskit/robots/syntax"
 )
-
-// update rewrites the expected sections of the golden files:
-//
-//	go test ./lint -run TestGolden -update
-var update = flag.Bool("update", false, "rewrite the diagnostics and fixed sections of testdata/checks/*.txtar and docs/checks.md")
 
 // A golden case is testdata/checks/RBnnn[-what].txtar. Its comment says
 // what the case shows; a comment line "thorough" enables thorough checks,
@@ -115,7 +110,7 @@ func TestGolden(t *testing.T) {
 			if _, ok := g.archive.Get("fixed-intent"); ok && ch.Fix != "" {
 				intent = Fix(g.input, &FixOptions{Config: fixCfg, Enable: []string{ch.Fix}}).Output
 			}
-			if *update {
+			if testenv.Update() {
 				a := g.archive
 				a.Set("diagnostics", []byte(gotDiags))
 				setText(a, "fixed", fixed)

@@ -9,7 +9,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/probe"
-	"github.com/robotskit/robots/lint/internal/corpus"
+	"github.com/robotskit/robots/lint/internal/testenv"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -101,7 +101,7 @@ func TestFixRefuses(t *testing.T) {
 // folder of real files (.ci/run passes it when it has one): no panic, and
 // the fix and the layout keep their promises for every file.
 func TestCorpus(t *testing.T) {
-	names, srcs := corpus.Files(t)
+	names, srcs := testenv.Corpus(t)
 	for i, name := range names {
 		src := srcs[i][:min(len(srcs[i]), 512000)]
 		Run(syntax.Parse(name, src), &Config{Thorough: true})

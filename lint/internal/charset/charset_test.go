@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/robotskit/robots/lint/internal/corpus"
+	"github.com/robotskit/robots/lint/internal/testenv"
 )
 
 // TestGuess holds the legacy-encoding guess of RB203 to its documented
@@ -29,7 +29,7 @@ func TestGuess(t *testing.T) {
 // TestCorpus guesses the encoding of every file of the -corpus folder:
 // none for UTF-8, and a single-byte guess transcodes the file to UTF-8.
 func TestCorpus(t *testing.T) {
-	names, srcs := corpus.Files(t)
+	names, srcs := testenv.Corpus(t)
 	for i, name := range names {
 		src := string(srcs[i])
 		guess, cm := Guess(src)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/robotskit/robots/lint/internal/corpus"
+	"github.com/robotskit/robots/lint/internal/testenv"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -87,7 +87,7 @@ func TestThousands(t *testing.T) {
 // invariants: one line for each line of the file, the groups in order,
 // each made of its own lines, and orphans only before the first group.
 func TestCorpus(t *testing.T) {
-	names, srcs := corpus.Files(t)
+	names, srcs := testenv.Corpus(t)
 	for i, name := range names {
 		f := syntax.Parse(name, srcs[i])
 		p := NewPass(context.Background(), f, "", nil)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots/lint/internal/check"
-	"github.com/robotskit/robots/lint/internal/corpus"
+	"github.com/robotskit/robots/lint/internal/testenv"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -84,7 +84,7 @@ func TestSortEdit(t *testing.T) {
 // answers what LM and FM answer on every candidate URL, and the FX30 sort
 // of a group leaves it sorted.
 func TestCorpus(t *testing.T) {
-	names, srcs := corpus.Files(t)
+	names, srcs := testenv.Corpus(t)
 	for i, name := range names {
 		src := srcs[i][:min(len(srcs[i]), 512000)]
 		p := check.NewPass(context.Background(), syntax.Parse(name, src), "", nil)

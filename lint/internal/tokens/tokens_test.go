@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots"
-	"github.com/robotskit/robots/lint/internal/corpus"
+	"github.com/robotskit/robots/lint/internal/testenv"
 	"github.com/robotskit/robots/lint/internal/tokens"
 	"github.com/robotskit/robots/syntax"
 )
@@ -40,7 +40,7 @@ func TestKnownTokens(t *testing.T) {
 // -corpus folder: a token is known exactly when it has a spelling, and
 // that spelling is the token's.
 func TestCorpus(t *testing.T) {
-	names, srcs := corpus.Files(t)
+	names, srcs := testenv.Corpus(t)
 	for i, name := range names {
 		f := syntax.Parse(name, srcs[i])
 		for k := range f.Lines {

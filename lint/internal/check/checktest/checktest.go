@@ -10,7 +10,7 @@ import (
 
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/lint/internal/check"
-	"github.com/robotskit/robots/lint/internal/corpus"
+	"github.com/robotskit/robots/lint/internal/testenv"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -57,7 +57,7 @@ func reports(c *check.Check, src string) bool {
 // them), a known fault left for its own change.
 func Corpus(t *testing.T, checks []*check.Check) {
 	t.Helper()
-	names, srcs := corpus.Files(t)
+	names, srcs := testenv.Corpus(t)
 	for i, name := range names {
 		src := srcs[i][:min(len(srcs[i]), 512000)]
 		p := check.NewPass(context.Background(), syntax.Parse(name, src), "https://example.com/robots.txt", nil)
