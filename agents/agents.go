@@ -767,7 +767,6 @@ func skipSpace(ua string, i int) int {
 	return i
 }
 
-
 // isTchar reports whether c is an RFC 9110 §5.6.2 token character.
 func isTchar(c byte) bool {
 	if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
