@@ -23,11 +23,12 @@ const window = 64 << 10
 //     signature of the MIME Sniffing standard ("<!DOCTYPE HTML", "<HTML",
 //     "<HEAD", "<BODY", "<SCRIPT", "<!--", "<P" … followed by a space or
 //     '>'), which net/http.DetectContentType reads as text/html
-//     (https://mimesniff.spec.whatwg.org/#identifying-a-resource-with-an-unknown-mime-type); or
-//   - its first 64 KiB hold an "<!doctype html", "<html", "<head" or
-//     "<body" tag, ignoring case, and no line of them starts with
-//     "User-agent", so that a robots.txt that quotes a tag in a comment
-//     is still a robots.txt.
+//     (https://mimesniff.spec.whatwg.org/#identifying-a-resource-with-an-unknown-mime-type),
+//     or its first 64 KiB hold an "<!doctype html", "<html", "<head" or
+//     "<body" tag, ignoring case;
+//   - and no line of those 64 KiB starts with "User-agent", so that a
+//     robots.txt that starts with an HTML comment or quotes a tag in a
+//     comment is still a robots.txt.
 //
 // The declared Content-Type plays no part: a robots.txt served as
 // text/html is still a robots.txt to the robots that read it.
@@ -42,10 +43,8 @@ func HTML[T string | []byte](body T) bool {
 	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
-	if i < len(b) && b[i] == '<' && strings.HasPrefix(http.DetectContentType([]byte(b[:min(len(b), 512)])), "text/html") {
-		return true
-	}
-	return hasTag(b) && !hasUserAgent(b)
+	sig := i < len(b) && b[i] == '<' && strings.HasPrefix(http.DetectContentType([]byte(b[:min(len(b), 512)])), "text/html")
+	return (sig || hasTag(b)) && !hasUserAgent(b)
 }
 
 // Page reports whether a page is HTML, which only an HTML page's <meta>

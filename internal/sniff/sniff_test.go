@@ -10,6 +10,7 @@ func TestHTML(t *testing.T) {
 		{"<!DOCTYPE html>\n<html><body>Not found</body></html>", true},
 		{"\xef\xbb\xbf  <html lang=en>", true},
 		{"<!-- a comment first -->\n<p>hello", true},
+		{"<!-- Id = $Id: robots.txt $ -->\n\nUser-agent: *\nDisallow: /cgi-bin/\n", false}, // www.uspto.gov
 		{"<p>hello", true},
 		{"<HEAD>\n<title>x</title>", true},
 		{"Error 404\n<html><body>Not found</body></html>", true}, // a tag after text
