@@ -413,7 +413,7 @@ func filePatterns(srcs ...[]byte) []string {
 func pathWords(s string) []string {
 	var out []string
 	for _, w := range strings.Fields(s) {
-		w = strings.TrimRight(w, ",:;)")
+		w = strings.TrimRight(w, ",:;)\"")
 		if strings.HasPrefix(w, "/") {
 			out = append(out, w)
 		}
