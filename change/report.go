@@ -9,6 +9,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/internal/probe"
+	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -220,6 +221,10 @@ func CompareContext(ctx context.Context, oldSrc, newSrc []byte, opt *Options) (*
 		rep:   &Report{Families: []FamilyReport{}, Rules: []RuleChange{}},
 		index: map[ruleRef]int{},
 	}
+	// Which lines the new version keeps from the old, by a line diff of
+	// the texts with their line ends made '\n' (a line of package syntax
+	// ends at LF, CR or CRLF).
+	c.oldToNew, c.newToOld = textedit.LineMap(lineText(c.fo), lineText(c.fn))
 	named := namedRobots(c.fo, c.fn)
 	profiles := families(opt.All)
 	// First the rules of each robot: what differs, and where.
@@ -271,61 +276,62 @@ func CompareContext(ctx context.Context, oldSrc, newSrc []byte, opt *Options) (*
 	return c.rep, nil
 }
 
-// unread adds the rule lines that one version has and the other lacks,
-// as written, but that no robot compared obeys in either: a group that
-// names only other robots (or no product token at all), or a rule before
-// any User-agent line. The report still names them, since the user wrote
-// them.
+// unread adds the rule lines that one version has and the other lacks
+// (the line diff of the texts) but that no robot compared obeys: in a
+// group that names only other robots (or no product token at all),
+// before any User-agent line, or with a pattern that matches no path.
+// The report still names them, since the user wrote them. (A line that
+// some robot obeys and that is not already reported was rewritten into
+// one that reads the same, "Disalow" into "Disallow" for Google: nothing
+// to say.)
 func (c *comparison) unread() {
-	type written struct {
-		field syntax.Field
-		value string
-	}
-	lines := func(f *syntax.File) map[written][]int {
-		m := map[written][]int{}
-		for i := range f.Lines {
-			if l := &f.Lines[i]; l.Kind == syntax.DirectiveLine && (l.Field == syntax.Allow || l.Field == syntax.Disallow) {
-				k := written{l.Field, f.Text(l.Value)}
-				m[k] = append(m[k], i+1)
-			}
-		}
-		return m
-	}
-	lo, ln := lines(c.fo), lines(c.fn)
+	// The lines a rule change already names, in the old and new version.
 	known := map[ruleRef]bool{}
 	for _, rc := range c.rep.Rules {
-		known[ruleRef{change: rc.Change, line: rc.Line}] = true
-		if rc.Change == Moved {
+		switch rc.Change {
+		case Removed:
+			known[ruleRef{change: Removed, line: rc.Line}] = true
+		case Added:
+			known[ruleRef{change: Added, line: rc.Line}] = true
+		default:
 			known[ruleRef{change: Added, line: rc.Line}] = true
 			known[ruleRef{change: Removed, line: rc.OldLine}] = true
 		}
 	}
-	add := func(change string, f *syntax.File, from, other map[written][]int) {
-		for k, ls := range from {
-			for _, line := range ls[min(len(ls), len(other[k])):] {
-				if known[ruleRef{change: change, line: line}] {
-					continue
-				}
-				l := &f.Lines[line-1]
-				note := "no robot compared obeys it: its group names none of them, or it is in no group"
-				if v := k.value; v != "" && v[0] != '/' && v[0] != '*' {
-					// RFC 9309 §2.2.2: a path starts with "/"; the
-					// matchers drop such a pattern.
-					note = "it matches no path: a path starts with \"/\""
-				}
-				c.rep.Rules = append(c.rep.Rules, RuleChange{Change: change, Line: line,
-					Rule: f.Text(l.Key) + ": " + f.Text(l.Value), Covers: Covers(k.value, robots.Google),
-					Robots: []RobotFamilies{}, Note: note})
+	add := func(change string, f *syntax.File, other []int, obeyed map[int]bool) {
+		for i := range f.Lines {
+			l := &f.Lines[i]
+			if l.Kind != syntax.DirectiveLine || l.Field != syntax.Allow && l.Field != syntax.Disallow || other[i] != 0 || obeyed[i+1] {
+				continue
 			}
+			if known[ruleRef{change: change, line: i + 1}] {
+				continue
+			}
+			v := f.Text(l.Value)
+			note := "no robot compared obeys it: its group names none of them, or it is in no group"
+			if v != "" && v[0] != '/' && v[0] != '*' {
+				// RFC 9309 §2.2.2: a path starts with "/"; the
+				// matchers drop such a pattern.
+				note = "it matches no path: a path starts with \"/\""
+			}
+			c.rep.Rules = append(c.rep.Rules, RuleChange{Change: change, Line: i + 1,
+				Rule: f.Text(l.Key) + ": " + v, Covers: Covers(v, robots.Google),
+				Robots: []RobotFamilies{}, Note: note})
 		}
 	}
-	add(Removed, c.fo, lo, ln)
-	add(Added, c.fn, ln, lo)
+	add(Removed, c.fo, c.oldToNew, c.obeyed[0])
+	add(Added, c.fn, c.newToOld, c.obeyed[1])
 }
 
 // comparison is the state of one Compare.
 type comparison struct {
 	fo, fn *syntax.File
+	// oldToNew and newToOld match the lines the new version keeps (index
+	// line-1; 0 for a line the other version lacks).
+	oldToNew, newToOld []int
+	// obeyed holds the rule lines of each version (0 old, 1 new) that
+	// some robot compared obeys under some family.
+	obeyed [2]map[int]bool
 	rep    *Report
 	fams   []*familyState
 	// index finds a rule change of rep.Rules by its lines.
@@ -337,7 +343,6 @@ type familyState struct {
 	p              robots.Profile
 	oldR, newR     *robots.Rules
 	robots         []robotState
-	inOld, inNew   map[ruleKey]int // every rule some robot compared has, and its first line
 	reportedRobots []Robot
 }
 
@@ -358,24 +363,19 @@ type ruleRef struct {
 
 // family compiles both files under p and reads each robot's rules.
 func (c *comparison) family(p robots.Profile, named []Robot) *familyState {
-	fam := &familyState{p: p, oldR: robots.Compile(c.fo, p), newR: robots.Compile(c.fn, p),
-		inOld: map[ruleKey]int{}, inNew: map[ruleKey]int{}}
+	fam := &familyState{p: p, oldR: robots.Compile(c.fo, p), newR: robots.Compile(c.fn, p)}
 	for _, rb := range robotsOf(p, named) {
 		a := robots.Agent{Tokens: rb.Tokens, IgnoreGlobal: rb.IgnoreGlobal, WholeName: rb.WholeName}
 		rs := robotState{rb: rb, agent: a, old: fam.oldR.AgentRules(a), new: fam.newR.AgentRules(a)}
 		rs.groups = groupsOf(fam.oldR, a) + "|" + groupsOf(fam.newR, a)
 		ko, kn := ruleKeys(nil, rs.old), ruleKeys(nil, rs.new)
 		rs.only = keyDifference(ko, kn)
-		for _, ru := range rs.old {
-			k := ruleKey{ru.Allows(), ru.Pattern}
-			if _, ok := fam.inOld[k]; !ok {
-				fam.inOld[k] = ru.Line
+		for v, rules := range [2][]robots.Rule{rs.old, rs.new} {
+			if c.obeyed[v] == nil {
+				c.obeyed[v] = map[int]bool{}
 			}
-		}
-		for _, ru := range rs.new {
-			k := ruleKey{ru.Allows(), ru.Pattern}
-			if _, ok := fam.inNew[k]; !ok {
-				fam.inNew[k] = ru.Line
+			for _, ru := range rules {
+				c.obeyed[v][ru.Line] = true
 			}
 		}
 		fam.robots = append(fam.robots, rs)
@@ -412,7 +412,7 @@ func (c *comparison) decide(ctx context.Context, fam *familyState, urls []string
 					continue
 				}
 				d.changes = append(d.changes, URLChange{URL: probe.Shown(u), Old: verdictOf(c.fo, x), New: verdictOf(c.fn, y)})
-				d.causes = append(d.causes, c.cause(fam, rs, x, y))
+				d.causes = append(d.causes, c.cause(rs, x, y))
 			}
 			done[rs.groups] = d
 		}
@@ -434,7 +434,7 @@ func (c *comparison) decide(ctx context.Context, fam *familyState, urls []string
 			turned[k] = t
 		}
 		for _, key := range rs.only {
-			ref := c.refOf(fam, key)
+			ref := c.refOf(rs, key)
 			k := c.ruleIndex(fam, ref)
 			if !slices.Contains(rb.Rules, k) {
 				rb.Rules = append(rb.Rules, k)
@@ -470,21 +470,32 @@ func (c *comparison) decide(ctx context.Context, fam *familyState, urls []string
 // decides in the new version when the robot did not have it before, else
 // the one that decided in the old version when it does not have it any
 // more, else (the same rules at other places: first-match profiles) the
-// new version's deciding rule, moved. A zero ruleRef means no rule: the
-// robot obeys other groups with no rule for the URL.
-func (c *comparison) cause(fam *familyState, rs *robotState, x, y robots.Decision) ruleRef {
+// new version's deciding rule, read differently. A zero ruleRef means no
+// rule: the robot obeys other groups with no rule for the URL.
+func (c *comparison) cause(rs *robotState, x, y robots.Decision) ruleRef {
 	kx, ky := decisionKey(x), decisionKey(y)
 	switch {
 	case y.Reason == robots.Matched && slices.Contains(rs.only, ky):
-		return c.refOf(fam, ky)
+		return c.lineRef(false, y.Line)
 	case x.Reason == robots.Matched && slices.Contains(rs.only, kx):
-		return c.refOf(fam, kx)
+		return c.lineRef(true, x.Line)
 	case y.Reason == robots.Matched:
-		return ruleRef{change: Moved, line: y.Line, oldLine: fam.inOld[ky]}
+		return ruleRef{change: Moved, line: y.Line, oldLine: lineOf(rs.old, ky)}
 	case x.Reason == robots.Matched:
-		return ruleRef{change: Moved, line: fam.inNew[kx], oldLine: x.Line}
+		return ruleRef{change: Moved, line: lineOf(rs.new, kx), oldLine: x.Line}
 	}
 	return ruleRef{}
+}
+
+// lineOf returns the line of the first rule of rs whose key is k, 0 for
+// none.
+func lineOf(rs []robots.Rule, k ruleKey) int {
+	for _, ru := range rs {
+		if (ruleKey{ru.Allows(), ru.Pattern}) == k {
+			return ru.Line
+		}
+	}
+	return 0
 }
 
 // decisionKey is the key of the rule that made decision d.
@@ -492,19 +503,52 @@ func decisionKey(d robots.Decision) ruleKey {
 	return ruleKey{d.Rule == syntax.Allow || d.Pattern == "", d.Pattern}
 }
 
-// refOf says what became of a rule one version gives a robot and the
-// other does not: added (no robot of the old version has it), removed (no
-// robot of the new version has it) or moved.
-func (c *comparison) refOf(fam *familyState, k ruleKey) ruleRef {
-	lo, inOld := fam.inOld[k]
-	ln, inNew := fam.inNew[k]
-	switch {
-	case inOld && inNew:
-		return ruleRef{change: Moved, line: ln, oldLine: lo}
-	case inNew:
-		return ruleRef{change: Added, line: ln}
+// refOf says what became of a rule that one version gives the robot rs
+// and the other does not, at the robot's own line for it.
+func (c *comparison) refOf(rs *robotState, k ruleKey) ruleRef {
+	if l := lineOf(rs.new, k); l != 0 {
+		return c.lineRef(false, l)
 	}
-	return ruleRef{change: Removed, line: lo}
+	if l := lineOf(rs.old, k); l != 0 {
+		return c.lineRef(true, l)
+	}
+	return ruleRef{}
+}
+
+// lineRef says what became of rule line `line` of the old version (old)
+// or of the new one: added or removed when the other version lacks the
+// line (the line diff of the texts), else moved: the same line, read by
+// other robots or at another place in its group.
+func (c *comparison) lineRef(old bool, line int) ruleRef {
+	if old {
+		if n := c.at(c.oldToNew, line); n != 0 {
+			return ruleRef{change: Moved, line: n, oldLine: line}
+		}
+		return ruleRef{change: Removed, line: line}
+	}
+	if o := c.at(c.newToOld, line); o != 0 {
+		return ruleRef{change: Moved, line: line, oldLine: o}
+	}
+	return ruleRef{change: Added, line: line}
+}
+
+// at returns m[line-1], 0 out of range.
+func (c *comparison) at(m []int, line int) int {
+	if line < 1 || line > len(m) {
+		return 0
+	}
+	return m[line-1]
+}
+
+// lineText is f's text with every line ended by '\n', so that its lines
+// are those of f.
+func lineText(f *syntax.File) string {
+	var b strings.Builder
+	for i := range f.Lines {
+		b.WriteString(f.Text(f.Lines[i].Span))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // ruleIndex returns the index in rep.Rules of the change ref, adding it

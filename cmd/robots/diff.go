@@ -267,8 +267,9 @@ func ruleHead(rc change.RuleChange) string {
 	return shorten(mark+" "+what, width-2)
 }
 
-// accessChanges lists the changes of robots' access to the site: each
-// change once, then the robots it holds for, each with its families.
+// accessChanges lists the changes of robots' access to the site (its
+// state, or how it finds its group): each change once, then the robots
+// it holds for, each with its families.
 func accessChanges(rep *change.Report, fams []robots.Profile) []string {
 	type entry struct {
 		names []string
@@ -278,8 +279,8 @@ func accessChanges(rep *change.Report, fams []robots.Profile) []string {
 	byKey := map[string]*entry{}
 	for _, f := range rep.Families {
 		for _, rb := range f.Robots {
-			if rb.Old.State == rb.New.State && rb.Old.Via == rb.New.Via && rb.Old.Group == rb.New.Group {
-				continue
+			if rb.Old.State == rb.New.State && rb.Old.Via == rb.New.Via {
+				continue // the same access; its group's line may have moved
 			}
 			text := accessWords(rb.Old) + " → " + accessWords(rb.New)
 			if rb.Old.Via == rb.New.Via && rb.Old.Group == rb.New.Group {

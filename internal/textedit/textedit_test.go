@@ -2,6 +2,8 @@ package textedit
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -211,4 +213,61 @@ func splitLines(s string) []string {
 		s = s[i:]
 	}
 	return lines
+}
+
+// TestLineMap: the lines the line diff keeps are matched in order; added
+// and removed lines map to 0; a final line without '\n' counts.
+func TestLineMap(t *testing.T) {
+	a := "u: *\nd: /a\nd: /b\nx\n"
+	b := "u: *\nd: /new\nd: /b\nx\nd: /end"
+	aToB, bToA := LineMap(a, b)
+	if want := []int{1, 0, 3, 4}; !slices.Equal(aToB, want) {
+		t.Errorf("a to b %v, want %v", aToB, want)
+	}
+	if want := []int{1, 0, 3, 4, 0}; !slices.Equal(bToA, want) {
+		t.Errorf("b to a %v, want %v", bToA, want)
+	}
+	aToB, bToA = LineMap("same\n", "same\n")
+	if !slices.Equal(aToB, []int{1}) || !slices.Equal(bToA, []int{1}) {
+		t.Errorf("equal texts: %v %v", aToB, bToA)
+	}
+	aToB, bToA = LineMap("", "one\n")
+	if len(aToB) != 0 || !slices.Equal(bToA, []int{0}) {
+		t.Errorf("from empty: %v %v", aToB, bToA)
+	}
+}
+
+// TestLineMapRandom: on random texts, matched lines are equal, in order,
+// and the two maps are inverse.
+func TestLineMapRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{"a", "b", "c", "d", ""}
+	for n := 0; n < 2000; n++ {
+		gen := func() []string {
+			var ls []string
+			for i := rng.IntN(12); i > 0; i-- {
+				ls = append(ls, words[rng.IntN(len(words))])
+			}
+			return ls
+		}
+		la, lb := gen(), gen()
+		a, b := strings.Join(la, "\n"), strings.Join(lb, "\n")
+		if len(la) > 0 && rng.IntN(2) == 0 {
+			a += "\n"
+		}
+		aToB, bToA := LineMap(a, b)
+		if len(aToB) != lineCount(a) || len(bToA) != lineCount(b) {
+			t.Fatalf("%q → %q: %d and %d entries", a, b, len(aToB), len(bToA))
+		}
+		last := 0
+		for i, j := range aToB {
+			if j == 0 {
+				continue
+			}
+			if j <= last || bToA[j-1] != i+1 || la[i] != lb[j-1] {
+				t.Fatalf("%q → %q: line %d ↦ %d (maps %v %v)", a, b, i+1, j, aToB, bToA)
+			}
+			last = j
+		}
+	}
 }
