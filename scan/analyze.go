@@ -43,6 +43,10 @@ import (
 //     Sniffing standard, or it holds an HTML tag and no User-agent line
 //     (internal/sniff.HTML). A robots.txt served as text/html is not HTML.
 //
+// Encoding and BOM say how a 2xx body is encoded (encodingOf): "utf-8",
+// a wide encoding ("utf-16le" …), "binary" or "other" (a legacy
+// encoding), and whether it starts with a byte order mark.
+//
 // Outcomes holds the reading of the response under each fetch policy
 // (fetch.Policy.Classify): "rules" (fetch.Success: the file's rules
 // apply), "unavailable", "forbidden" or "unreachable", the names of
@@ -174,6 +178,7 @@ func (a *analyzer) run() {
 		a.file = syntax.Parse("", a.body)
 		a.readFile()
 		row.HTML = sniff.HTML(a.body)
+		row.Encoding, row.BOM = encodingOf(a.body)
 	}
 	if c.Revisit {
 		return // no body to read

@@ -96,7 +96,7 @@ func TestAnalyze(t *testing.T) {
 		name: "named, star, crawl-delay, BOM",
 		c: Capture{Status: 200, Header: http.Header{"Content-Type": {"text/plain; charset=utf-8"}},
 			Body: []byte("\ufeffUser-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 2.5\nSitemap: https://example.co.uk/s.xml\n")},
-		want: Row{Status: 200, ContentType: "text/plain", Bytes: 123, Outcomes: allOutcomes("rules"),
+		want: Row{Status: 200, ContentType: "text/plain", Bytes: 123, Encoding: EncodingUTF8, BOM: true, Outcomes: allOutcomes("rules"),
 			Directives: keyCounts("user-agent", 2, "disallow", 2, "crawl-delay", 1, "sitemap", 1),
 			Groups:     2, Rules: 2, Sitemaps: 1,
 			Agents: []AgentValue{agentValue("GPTBot", "gptbot", "GPTBot", 1), agentValue("*", "*", "", 4)},
@@ -232,6 +232,9 @@ func TestAnalyze(t *testing.T) {
 			}
 			want := tt.want
 			want.URL, want.Host, want.Domain, want.Time, want.Source, want.Offset = testURL, "www.example.co.uk", "example.co.uk", when, "test.warc.gz", 1234
+			if want.Encoding == "" && len(c.Body) > 0 && want.Status/100 == 2 {
+				want.Encoding = EncodingUTF8 // the bodies of the table are ASCII
+			}
 			got := Analyze(&c, &Options{Robots: rbs})
 			for _, d := range rowDiff(&got, &want) {
 				t.Error(d)
@@ -584,4 +587,35 @@ func FuzzAnalyze(f *testing.F) {
 			t.Fatalf("the shortcut changes verdicts:\n%+v\n%+v", Analyze(c, o).Robots, slow.Robots)
 		}
 	})
+}
+
+// TestEncodingOf: the encoding of a body by its bytes, and its byte
+// order mark (Unicode 15, §23.8; RFC 3629 for UTF-8).
+func TestEncodingOf(t *testing.T) {
+	tests := []struct {
+		name, body string
+		enc        string
+		bom        bool
+	}{
+		{"empty", "", "", false},
+		{"ascii", "User-agent: *\nDisallow: /x\n", EncodingUTF8, false},
+		{"utf-8 with bom", "\xEF\xBB\xBFUser-agent: *\n", EncodingUTF8, true},
+		{"utf-8 accents", "# café\nUser-agent: *\n", EncodingUTF8, false},
+		{"utf-16le with bom", "\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00", EncodingUTF16LE, true},
+		{"utf-16be without bom", "\x00U\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n", EncodingUTF16BE, false},
+		{"latin-1", "# caf\xe9\nUser-agent: *\nDisallow: /r\xe9sum\xe9\n", EncodingOther, false},
+		{"gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x0b\xc9\xc8,V\x00\xa2D\x85\x92\xd4\xe2\x12\x00", EncodingBinary, false},
+	}
+	for _, tt := range tests {
+		enc, bom := encodingOf([]byte(tt.body))
+		if enc != tt.enc || bom != tt.bom {
+			t.Errorf("%s: %q %v, want %q %v", tt.name, enc, bom, tt.enc, tt.bom)
+		}
+	}
+	// In a row: a UTF-16 file says so.
+	body := []byte("\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00D\x00i\x00s\x00a\x00l\x00l\x00o\x00w\x00:\x00 \x00/\x00\n\x00")
+	row := Analyze(&Capture{URL: testURL, Status: 200, Body: body, Size: int64(len(body))}, nil)
+	if row.Encoding != EncodingUTF16LE || !row.BOM {
+		t.Errorf("UTF-16 row: encoding %q, bom %v", row.Encoding, row.BOM)
+	}
 }

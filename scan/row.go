@@ -21,6 +21,11 @@ type Row struct {
 	OverLimit   bool   `json:"over_limit" parquet:"over_limit"` // more than 500 KiB
 	Truncated   bool   `json:"truncated,omitempty" parquet:"truncated"`
 	Revisit     bool   `json:"revisit,omitempty" parquet:"revisit"`
+	// Encoding is the character encoding of a 2xx body, by its bytes
+	// (Encoding* constants); "" for an empty body or another status. BOM
+	// is set when the body starts with a byte order mark.
+	Encoding string `json:"encoding,omitempty" parquet:"encoding"`
+	BOM      bool   `json:"bom,omitempty" parquet:"bom"`
 
 	// Outcomes holds the outcome under each fetch policy, in the order of
 	// fetch.Policies.

@@ -44,7 +44,7 @@ var errClosed = errors.New("scan: write to a closed RowWriter")
 //
 // The CSV columns are url, host, domain, time (RFC 3339, empty when
 // unknown), status, redirect_to, content_type, html, bytes, over_limit,
-// groups, rules, sitemaps; then, for each robot of o.Robots in order
+// groups, rules, sitemaps, encoding, bom; then, for each robot of o.Robots in order
 // (none for a nil o), TOKEN_state, TOKEN_via and TOKEN_line, where TOKEN
 // is the robot's registry token; then lint, the codes separated by
 // spaces. A row without a verdict for a robot, such as a revisit record,
@@ -107,7 +107,7 @@ type csvWriter struct {
 
 // csvColumns are the columns before the robots'.
 var csvColumns = [...]string{"url", "host", "domain", "time", "status", "redirect_to", "content_type",
-	"html", "bytes", "over_limit", "groups", "rules", "sitemaps"}
+	"html", "bytes", "over_limit", "groups", "rules", "sitemaps", "encoding", "bom"}
 
 func (w *csvWriter) header() {
 	w.rec = append(w.rec[:0], csvColumns[:]...)
@@ -131,7 +131,7 @@ func (w *csvWriter) Write(r *Row) error {
 	}
 	w.rec = append(w.rec[:0], r.URL, r.Host, r.Domain, tm, strconv.Itoa(r.Status), r.RedirectTo, r.ContentType,
 		strconv.FormatBool(r.HTML), strconv.FormatInt(r.Bytes, 10), strconv.FormatBool(r.OverLimit),
-		strconv.Itoa(r.Groups), strconv.Itoa(r.Rules), strconv.Itoa(r.Sitemaps))
+		strconv.Itoa(r.Groups), strconv.Itoa(r.Rules), strconv.Itoa(r.Sitemaps), r.Encoding, strconv.FormatBool(r.BOM))
 	for i, t := range w.tokens {
 		v, ok := verdictOf(r, i, t)
 		if !ok {

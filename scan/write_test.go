@@ -137,7 +137,7 @@ func TestWriteCSV(t *testing.T) {
 	if len(recs) != len(rows)+1 {
 		t.Fatalf("%d records, want %d", len(recs), len(rows)+1)
 	}
-	header := strings.Split("url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,"+
+	header := strings.Split("url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,encoding,bom,"+
 		"GPTBot_state,GPTBot_via,GPTBot_line,Googlebot_state,Googlebot_via,Googlebot_line,"+
 		"Googlebot-Image_state,Googlebot-Image_via,Googlebot-Image_line,AdsBot-Google_state,AdsBot-Google_via,AdsBot-Google_line,"+
 		"YandexBot_state,YandexBot_via,YandexBot_line,bingbot_state,bingbot_via,bingbot_line,OldBot_state,OldBot_via,OldBot_line,lint", ",")
@@ -146,7 +146,7 @@ func TestWriteCSV(t *testing.T) {
 	}
 	r0 := recs[1]
 	want0 := []string{"https://www.example.com/robots.txt", "www.example.com", "example.com", "2025-03-01T12:30:15.25Z", "200", "",
-		"text/plain", "false", "107", "false", "2", "2", "1",
+		"text/plain", "false", "107", "false", "2", "2", "1", "utf-8", "false",
 		"blocked", "named", "2", "partly", "star", "0", "partly", "star", "0", "open", "none", "0",
 		"partly", "star", "0", "partly", "star", "0", "partly", "star", "0", strings.Join(rows[0].Lint, " ")}
 	if !slices.Equal(r0, want0) {
@@ -157,7 +157,7 @@ func TestWriteCSV(t *testing.T) {
 	}
 	// The revisit row has no verdicts: empty cells.
 	rv := recs[5]
-	if rv[13] != "" || rv[len(rv)-2] != "" || rv[3] != "" {
+	if rv[15] != "" || rv[len(rv)-2] != "" || rv[3] != "" {
 		t.Errorf("revisit row %q", rv)
 	}
 	// Every row: the flat columns as the row has them.
@@ -173,7 +173,7 @@ func TestWriteCSV(t *testing.T) {
 	// Without robots: the flat columns and lint.
 	out = writeAll(t, FormatCSV, rows[:1], nil)
 	recs, err = csv.NewReader(bytes.NewReader(out)).ReadAll()
-	if err != nil || len(recs[0]) != 14 || recs[0][13] != "lint" {
+	if err != nil || len(recs[0]) != 16 || recs[0][15] != "lint" {
 		t.Errorf("without robots: %q, %v", recs, err)
 	}
 }

@@ -166,7 +166,7 @@ func TestParquetSchema(t *testing.T) {
 		names = append(names, f.Name())
 	}
 	want := []string{"url", "host", "domain", "time", "source", "offset", "status", "redirect_to", "content_type",
-		"html", "bytes", "over_limit", "truncated", "revisit", "outcomes", "directives", "groups", "rules",
+		"html", "bytes", "over_limit", "truncated", "revisit", "encoding", "bom", "outcomes", "directives", "groups", "rules",
 		"sitemaps", "agents", "robots", "lint", "lint_timeout"}
 	if !slices.Equal(names, want) {
 		t.Errorf("columns %v\nwant %v", names, want)
