@@ -127,6 +127,8 @@ type analyzer struct {
 	starDone [slots][2]bool
 	starV    [slots][2]Verdict // by profile and IgnoreGlobal
 	memo     []memoEntry       // the verdicts of the robots read by their own groups
+	// analyzer, when not nil, keeps the facts of the bodies it read.
+	analyzer *Analyzer
 }
 
 // memoEntry is a verdict worked out for one way of reading the file.
@@ -174,6 +176,18 @@ func (a *analyzer) run() {
 		row.Outcomes[i] = Outcome{Policy: p.String(), Outcome: outcomeName(out)}
 	}
 
+	// An Analyzer reads a body once for all its captures.
+	memo := a.analyzer != nil && !c.Revisit
+	var key memoKey
+	if memo {
+		key = a.analyzer.key(a)
+		if a.analyzer.get(key, a) {
+			if a.o.Lint {
+				a.lint()
+			}
+			return
+		}
+	}
 	if a.status >= 200 && a.status < 300 {
 		a.file = syntax.Parse("", a.body)
 		a.readFile()
@@ -184,6 +198,9 @@ func (a *analyzer) run() {
 		return // no body to read
 	}
 	a.verdicts()
+	if memo {
+		a.analyzer.put(key, a)
+	}
 	if a.o.Lint {
 		a.lint()
 	}

@@ -214,6 +214,13 @@ func Run(ctx context.Context, j *Job) (*Result, error) {
 		}
 		r.newWriter = func(w io.Writer) (RowWriter, error) { return NewWriter(w, r.format, r.opts) }
 	}
+	r.analyzer = NewAnalyzer(r.opts)
+	// A writer whose rows can be encoded apart (JSON lines) has them
+	// encoded by the analysers, in parallel.
+	if w, err := r.newWriter(io.Discard); err == nil {
+		_, r.preEncode = w.(rowEncoder)
+		w.Close()
+	}
 	r.workers = orDefault(j.Workers, runtime.GOMAXPROCS(0))
 	r.attempts = orDefault(j.Attempts, DefaultAttempts)
 	r.maxErrors = orDefault(j.MaxErrors, DefaultMaxErrors)
@@ -268,6 +275,8 @@ type runner struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 	opts      *Options
+	analyzer  *Analyzer // of opts, shared by the analysers
+	preEncode bool      // the analysers encode the rows (a rowEncoder)
 	format    string
 	newWriter func(io.Writer) (RowWriter, error)
 
@@ -342,6 +351,10 @@ type slot struct {
 	row  Row
 	ok   bool // row is set
 	done chan struct{}
+	// line is the row encoded, when the analysers encode (Run's
+	// preEncode), and lineErr the encoder's error.
+	line    *[]byte
+	lineErr error
 }
 
 // scan runs the pipeline: a dispatcher hands the inputs in order to the
@@ -452,9 +465,18 @@ func (r *runner) analyse(sl *slot) {
 		}
 		sl.c = nil
 	}()
-	sl.row = Analyze(sl.c, r.opts)
+	sl.row = r.analyzer.Analyze(sl.c)
 	sl.ok = true
+	if r.preEncode {
+		buf := linePool.Get().(*[]byte)
+		line, err := appendRow((*buf)[:0], &sl.row)
+		*buf = append(line, '\n')
+		sl.line, sl.lineErr = buf, err
+	}
 }
+
+// linePool holds the buffers of the lines the analysers encode.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
 // read streams the captures of jb's input into its queue and to the
 // analysers.
@@ -548,10 +570,10 @@ func (r *runner) write(jb *job) {
 		}
 		if out == "" {
 			r.rowsMu.Lock()
-			err = rw.Write(&sl.row)
+			err = r.writeRow(rw, sl)
 			r.rowsMu.Unlock()
 		} else {
-			err = rw.Write(&sl.row)
+			err = r.writeRow(rw, sl)
 		}
 		if err != nil {
 			r.setFatal(fmt.Errorf("writing rows: %w", err))
@@ -607,6 +629,27 @@ func (r *runner) write(jb *job) {
 	r.sumMu.Lock()
 	r.sum.Merge(sum)
 	r.sumMu.Unlock()
+}
+
+// writeRow writes the row of sl: its line, when the analysers encoded it
+// for a writer that takes lines.
+func (r *runner) writeRow(rw RowWriter, sl *slot) error {
+	if sl.line == nil {
+		return rw.Write(&sl.row)
+	}
+	defer func() {
+		if cap(*sl.line) <= 1<<20 {
+			linePool.Put(sl.line)
+		}
+		sl.line = nil
+	}()
+	if enc, ok := rw.(rowEncoder); ok {
+		if sl.lineErr != nil {
+			return sl.lineErr
+		}
+		return enc.writeEncoded(*sl.line)
+	}
+	return rw.Write(&sl.row)
 }
 
 // startProgress gives OnProgress the run's progress every ProgressEvery;

@@ -69,6 +69,8 @@ type Summary struct {
 	// Lint counts, per checker code, the captures and the sites whose
 	// checker reported it (Row.Lint).
 	Lint map[string]LintUse `json:"lint,omitempty"`
+
+	robots robotKeys // Add's keys of the last rows' robots
 }
 
 // A KeyUse counts the sites whose robots.txt has a directive key, and the
@@ -233,22 +235,53 @@ func (s *Summary) Add(r *Row) {
 		}
 	}
 
-	seen.reset()
-	for _, v := range r.Robots {
-		t := validKey(v.Robot)
-		if seen.add(t) {
-			if s.Robots == nil {
-				s.Robots = map[string]VerdictCounts{}
-			}
-			vs := s.Robots[t]
-			if vs == nil {
-				vs = VerdictCounts{}
-				s.Robots[t] = vs
-			}
-			via := validKey(v.Via)
-			vs[via] = addCount(vs[via], validKey(v.State), 1)
+	keys, dup := s.robotKeys(r.Robots)
+	for i := range r.Robots {
+		if dup[i] {
+			continue // a robot named before in the list
 		}
+		t := keys[i]
+		if s.Robots == nil {
+			s.Robots = map[string]VerdictCounts{}
+		}
+		vs := s.Robots[t]
+		if vs == nil {
+			vs = VerdictCounts{}
+			s.Robots[t] = vs
+		}
+		via := validKey(r.Robots[i].Via)
+		vs[via] = addCount(vs[via], validKey(r.Robots[i].State), 1)
 	}
+}
+
+// robotKeys returns the key of each verdict's robot in Robots, and
+// whether a robot of the same key came before in the list (it counts
+// once); it works them out once for a run of rows with the same robots in
+// the same order.
+func (s *Summary) robotKeys(vs []Verdict) (keys []string, dup []bool) {
+	c := &s.robots
+	same := len(c.tokens) == len(vs)
+	for i := 0; same && i < len(vs); i++ {
+		same = c.tokens[i] == vs[i].Robot
+	}
+	if same {
+		return c.keys, c.dup
+	}
+	c.tokens, c.keys, c.dup = c.tokens[:0], c.keys[:0], c.dup[:0]
+	var seen keySet
+	for _, v := range vs {
+		k := validKey(v.Robot)
+		c.tokens = append(c.tokens, v.Robot)
+		c.keys = append(c.keys, k)
+		c.dup = append(c.dup, !seen.add(k))
+	}
+	return c.keys, c.dup
+}
+
+// robotKeys is the memory of Summary.robotKeys.
+type robotKeys struct {
+	tokens, keys []string
+	dup          []bool
 }
 
 // Merge adds the counts of o to s. o is not changed and shares nothing

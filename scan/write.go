@@ -3,7 +3,6 @@ package scan
 import (
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
@@ -73,6 +72,7 @@ func NewWriter(w io.Writer, format string, o *Options) (RowWriter, error) {
 
 type jsonlWriter struct {
 	bw     *bufio.Writer
+	buf    []byte // Write's line
 	closed bool
 }
 
@@ -80,13 +80,36 @@ func (w *jsonlWriter) Write(r *Row) error {
 	if w.closed {
 		return errClosed
 	}
-	b, err := json.Marshal(r)
+	b, err := appendRow(w.buf[:0], r)
+	w.buf = b[:0]
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	_, err = w.bw.Write(b)
+	return w.writeEncoded(append(b, '\n'))
+}
+
+// encode appends the line of r to dst; any goroutine may call it.
+func (w *jsonlWriter) encode(dst []byte, r *Row) ([]byte, error) {
+	b, err := appendRow(dst, r)
+	return append(b, '\n'), err
+}
+
+// writeEncoded writes a line that encode made.
+func (w *jsonlWriter) writeEncoded(line []byte) error {
+	if w.closed {
+		return errClosed
+	}
+	_, err := w.bw.Write(line)
 	return err
+}
+
+// A rowEncoder is a RowWriter whose rows can be encoded apart from their
+// writing, by many goroutines at once: Run's analysers encode the rows,
+// and its writer only copies the bytes.
+type rowEncoder interface {
+	RowWriter
+	encode(dst []byte, r *Row) ([]byte, error)
+	writeEncoded(b []byte) error
 }
 
 func (w *jsonlWriter) Close() error {
