@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/robotskit/robots"
 )
@@ -41,6 +42,11 @@ type Cache interface {
 // An Entry is the state of one origin's robots.txt under one policy: the
 // outcome of the last fetch, and the last good one, which an outage falls
 // back to. Entries are immutable once stored.
+//
+// An Entry that a Fetcher made, that UnmarshalBinary decoded or that a
+// MemoryCache holds shares its Body, and the rules compiled from it, with
+// every such entry of the same bytes, so that a file that many origins
+// serve is held once: do not modify the bytes.
 type Entry struct {
 	// URL is the final URL of the last fetch, after redirects.
 	URL string
@@ -63,26 +69,51 @@ type Entry struct {
 	GoodAt time.Time
 	Body   []byte
 
-	// compiled memoises the rules of Body for one profile, so that a
-	// cache hit costs no parsing; hit memoises the Result a hit returns.
-	compiled atomic.Pointer[compiledRules]
-	hit      atomic.Pointer[Result]
+	// shared is Body as every entry of the same body shares it, with the
+	// rules compiled from it (see shareBody); it is found on first use.
+	// hit memoises the Result a hit returns, weakly: a Result that no
+	// caller holds any more is collected, and the next hit makes another.
+	shared atomic.Pointer[sharedBody]
+	hit    atomic.Pointer[weakResult]
 }
 
-type compiledRules struct {
-	profile robots.Profile
-	rules   *robots.Rules
-}
+// A weakResult is a Result memoised by an entry.
+type weakResult struct{ r weak.Pointer[Result] }
 
-// rules returns Body compiled for profile p, compiling it at most once per
-// profile change.
-func (e *Entry) rules(p robots.Profile) *robots.Rules {
-	if c := e.compiled.Load(); c != nil && c.profile == p {
-		return c.rules
+// share returns the shared body of e.Body, finding it on first use.
+func (e *Entry) share() *sharedBody {
+	if s := e.shared.Load(); s != nil {
+		return s
 	}
-	c := &compiledRules{profile: p, rules: robots.Parse(e.Body, p)}
-	e.compiled.Store(c)
-	return c.rules
+	s := shareBody(e.Body, false)
+	if !e.shared.CompareAndSwap(nil, s) {
+		return e.shared.Load()
+	}
+	return s
+}
+
+// rules returns Body compiled for profile p, compiled at most once per
+// profile for all the entries of the same body.
+func (e *Entry) rules(p robots.Profile) *robots.Rules {
+	return e.share().compiled(p)
+}
+
+// withSharedBody returns e when its Body is empty or already the shared
+// copy, and else a copy of e whose Body is: so a cache that keeps the
+// result holds one copy of each body, whoever made the entry.
+func (e *Entry) withSharedBody() *Entry {
+	if len(e.Body) == 0 {
+		return e
+	}
+	s := e.share()
+	if &e.Body[0] == &s.body[0] {
+		return e
+	}
+	c := &Entry{URL: e.URL, Outcome: e.Outcome, Status: e.Status,
+		Fetched: e.Fetched, Expires: e.Expires, ErrorSince: e.ErrorSince,
+		Good: e.Good, GoodAt: e.GoodAt, Body: s.body}
+	c.shared.Store(s)
+	return c
 }
 
 // Fresh reports whether the entry may be used at t without fetching again.

@@ -17,8 +17,9 @@ const codecVersion = 1
 var errNilEntry = errors.New("fetch: nil cache entry")
 
 // MarshalBinary encodes the entry for a cache outside the process (see
-// the packages fetch/diskcache and fetch/rediscache). The rules compiled from Body are not kept:
-// they are compiled again, at most once, after UnmarshalBinary.
+// the packages fetch/diskcache and fetch/rediscache). The rules compiled
+// from Body are not kept: they are compiled again after UnmarshalBinary,
+// at most once for all the entries in use of the same body.
 //
 // The layout is a version byte (1), then the fields in declaration order:
 // URL and Body as a uvarint length and the bytes; Outcome and Good as one
@@ -64,7 +65,8 @@ func (e *Entry) MarshalBinary() ([]byte, error) {
 // is truncated, has bytes left over, has an unknown version or outcome,
 // or holds a length longer than what follows it; so it allocates at most
 // about len(data) bytes whatever data holds. The Entry keeps no reference
-// to data.
+// to data: its Body is the copy that the entries of the same bytes share
+// (see Entry).
 func (e *Entry) UnmarshalBinary(data []byte) error {
 	if e == nil {
 		return errNilEntry
@@ -82,11 +84,7 @@ func (e *Entry) UnmarshalBinary(data []byte) error {
 	n.ErrorSince = d.time()
 	n.Good = d.outcome()
 	n.GoodAt = d.time()
-	if body := d.bytes(); len(body) > 0 {
-		// A copy: the caller's buffer (a bbolt page, a Redis reply) is
-		// not ours to keep.
-		n.Body = append([]byte(nil), body...)
-	}
+	body := d.bytes()
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes after the end", len(d.b))
 	}
@@ -95,9 +93,18 @@ func (e *Entry) UnmarshalBinary(data []byte) error {
 	}
 	e.URL, e.Outcome, e.Status = n.URL, n.Outcome, n.Status
 	e.Fetched, e.Expires, e.ErrorSince = n.Fetched, n.Expires, n.ErrorSince
-	e.Good, e.GoodAt, e.Body = n.Good, n.GoodAt, n.Body
-	// The memo belongs to the old Body.
-	e.compiled.Store(nil)
+	e.Good, e.GoodAt, e.Body = n.Good, n.GoodAt, nil
+	// The memos belong to the old state.
+	e.shared.Store(nil)
+	e.hit.Store(nil)
+	if len(body) > 0 {
+		// Not body itself: the caller's buffer (a bbolt page, a Redis
+		// reply) is not ours to keep. The shared copy is made at most
+		// once for all the entries in use of the same bytes.
+		s := shareBody(body, false)
+		e.Body = s.body
+		e.shared.Store(s)
+	}
 	return nil
 }
 

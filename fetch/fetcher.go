@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"golang.org/x/sync/singleflight"
 
@@ -136,7 +137,8 @@ type Result struct {
 	Hops []Hop
 	// Body is the robots.txt body whose rules apply (for an outage, the
 	// last good copy), cut at the 500 KiB limit; nil when Access is not
-	// AccessRules.
+	// AccessRules. The results and entries of the same bytes share it
+	// (see Entry): do not modify it.
 	Body []byte
 	// Size is how many body bytes were read (after decoding, at most the
 	// limit plus one); Truncated is set when the body went past the
@@ -364,7 +366,9 @@ func (f *Fetcher) entry(prev *Entry, r *Result) *Entry {
 	if r.Outcome != Unreachable {
 		e.Good, e.GoodAt = r.Outcome, now
 		if r.Outcome == Success {
-			e.Body = r.raw
+			s := shareBody(r.raw, true) // r.raw is the fetch's own, never written
+			e.Body = s.body
+			e.shared.Store(s)
 		}
 		return e
 	}
@@ -374,6 +378,7 @@ func (f *Fetcher) entry(prev *Entry, r *Result) *Entry {
 			e.ErrorSince = prev.ErrorSince
 		}
 		e.Good, e.GoodAt, e.Body = prev.Good, prev.GoodAt, prev.Body
+		e.shared.Store(prev.shared.Load())
 	}
 	// Retry sooner at the start of an outage and less often as it lasts;
 	// a Retry-After of the server, when given, wins within bounds.
@@ -407,25 +412,46 @@ func (f *Fetcher) apply(r *Result, e *Entry) {
 }
 
 // fromEntry makes a result of a cache entry. The result of a fresh entry
-// that is not in an outage does not change with time, so it is made once
-// and shared.
+// that is not in an outage does not change with time, so the entry keeps
+// it for the next hit, weakly: until no caller holds it, so that it costs
+// no memory per origin for long.
 func (f *Fetcher) fromEntry(o Origin, e *Entry, cerr error) *Result {
 	memo := cerr == nil && e.Outcome != Unreachable
 	if memo {
-		if r := e.hit.Load(); r != nil && r.profile == f.Profile && r.Origin == o {
-			return r
+		if h := e.hit.Load(); h != nil {
+			if r := h.r.Value(); r != nil && r.profile == f.Profile && r.Origin == o {
+				return r
+			}
 		}
 	}
 	r := &Result{profile: f.Profile,
-		Origin: o, URL: o.RobotsURL(), FinalURL: e.URL, Policy: f.Policy,
+		Origin: o, URL: robotsURL(o, e.URL), FinalURL: e.URL, Policy: f.Policy,
 		Status: e.Status, Outcome: e.Outcome, FromCache: true,
 		Fetched: e.Fetched, Expires: e.Expires, CacheErr: cerr,
 	}
 	f.apply(r, e)
 	if memo {
-		e.hit.Store(r)
+		e.hit.Store(&weakResult{weak.Make(r)})
 	}
 	return r
+}
+
+// robotsURL returns o.RobotsURL(), which is final itself when the fetch
+// that ended at final was not redirected: then it takes no allocation.
+func robotsURL(o Origin, final string) string {
+	if o.Port == "" && strings.IndexByte(o.Host, ':') < 0 {
+		rest, ok := strings.CutPrefix(final, o.Scheme)
+		if ok {
+			rest, ok = strings.CutPrefix(rest, "://")
+		}
+		if ok {
+			rest, ok = strings.CutPrefix(rest, o.Host)
+		}
+		if ok && rest == "/robots.txt" {
+			return final
+		}
+	}
+	return o.RobotsURL()
 }
 
 // fetch performs the requests for target and fills a result with the

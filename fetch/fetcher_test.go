@@ -334,11 +334,12 @@ func endless(n int64) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		line := []byte("Disallow: /a-long-path-that-repeats/for/ever\n")
-		for n > 0 {
+		// Each request counts down its own copy: a request that is still
+		// writing when the next one comes must not share it.
+		for left := n; left > 0; left -= int64(len(line)) {
 			if _, err := w.Write(line); err != nil {
 				return
 			}
-			n -= int64(len(line))
 		}
 	}
 }

@@ -2,9 +2,11 @@ package fetch
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // memoryKeys returns the keys of c, most recently used first.
@@ -95,17 +97,44 @@ func TestMemoryCacheSize(t *testing.T) {
 	}
 }
 
-// TestMemoryCacheKeepsPointer: a hit returns the very *Entry stored, so
-// that its compiled rules are kept.
+// TestMemoryCacheKeepsPointer: a hit returns the same *Entry every time,
+// so that its compiled rules are kept: the very *Entry stored when its
+// body is already the shared copy (an entry a Fetcher made, or decoded),
+// and else one copy of it, equal in every field, whose body is.
 func TestMemoryCacheKeepsPointer(t *testing.T) {
 	c := NewMemoryCache(0)
-	e := &Entry{Body: []byte(cacheTestBody)}
 	ctx := context.Background()
+	now := time.Now()
+	e := &Entry{URL: "https://example.com/robots.txt", Outcome: Unreachable, Status: 503,
+		Fetched: now, Expires: now.Add(time.Minute), ErrorSince: now.Add(-time.Hour),
+		Good: Success, GoodAt: now.Add(-2 * time.Hour), Body: []byte(cacheTestBody)}
 	_ = c.Put(ctx, "k", e)
 	got, _ := c.Get(ctx, "k")
-	if got != e {
-		t.Error("Get returned another *Entry than the one stored")
+	if again, _ := c.Get(ctx, "k"); again != got {
+		t.Error("two Gets returned two *Entry")
 	}
+	if !reflect.DeepEqual(exported(got), exported(e)) {
+		t.Errorf("Get returned %+v, want %+v", exported(got), exported(e))
+	}
+	if &got.Body[0] != &e.share().body[0] {
+		t.Error("the entry held does not have the shared body")
+	}
+	_ = c.Put(ctx, "k2", got)
+	if got2, _ := c.Get(ctx, "k2"); got2 != got {
+		t.Error("an entry of a shared body was copied")
+	}
+}
+
+// exported returns the exported fields of e, which a copy keeps.
+func exported(e *Entry) []any {
+	v := reflect.ValueOf(e).Elem()
+	var out []any
+	for i := range v.NumField() {
+		if v.Type().Field(i).IsExported() {
+			out = append(out, v.Field(i).Interface())
+		}
+	}
+	return out
 }
 
 func TestMemoryCacheNilAndZero(t *testing.T) {

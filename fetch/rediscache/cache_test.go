@@ -108,14 +108,15 @@ func TestRedisCacheOutage(t *testing.T) {
 
 	var got *fetch.Entry
 	err := timed("Layered.Get", func() error { var err error; got, err = l.Get(ctx, "k1"); return err })
-	if err != nil || got != es[0].E {
+	// Redis is down: only memory can answer.
+	if err != nil || got == nil || cachetest.Diff(got, es[0].E) != "" {
 		t.Errorf("Layered.Get of an entry in memory = %v, %v; want it, nil", got, err)
 	}
 	err = timed("Layered.Put", func() error { return l.Put(ctx, "k2", es[2].E) })
 	if err == nil {
 		t.Error("Layered.Put during the outage reported no error")
 	}
-	if got, err := l.Get(ctx, "k2"); err != nil || got != es[2].E {
+	if got, err := l.Get(ctx, "k2"); err != nil || got == nil || cachetest.Diff(got, es[2].E) != "" {
 		t.Errorf("Layered.Get of an entry put during the outage = %v, %v", got, err)
 	}
 	err = timed("Layered.Get of a miss", func() error { var err error; got, err = l.Get(ctx, "k3"); return err })
