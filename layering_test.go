@@ -17,6 +17,7 @@ var allowedImports = map[string][]string{
 	"internal/txtar":           {}, // test support
 	"internal/spell":           {}, // "did you mean" distances
 	"internal/warc":            {},
+	"internal/warcgen":         {}, // Common-Crawl-shaped WARCs for the scan's benchmarks and the Beam test
 	"internal/arena":           {},
 	"internal/hostname":        {}, // Yandex's Host values, for the root package and the checker
 	"internal/sniff":           {}, // what a body is (HTML, wide text, binary): one answer for lint, fetch, scan and page

@@ -1,24 +1,38 @@
 package scan
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
 
 // ManifestName is the name of the manifest in Job.OutDir: one JSON
-// object (a ManifestEntry) per line, appended as each input is done.
+// object (a ManifestPart) per line, appended as each part is done.
 const ManifestName = "_manifest.jsonl"
 
-// A ManifestEntry is one line of the manifest: an input done, and its
-// part.
+// A ManifestPart is one line of the manifest of `robots scan -out`: a
+// part done, the inputs whose rows it holds, and what a rerun checks
+// before it trusts the part: its rows, its size and its SHA-256.
+type ManifestPart struct {
+	// Part is the base name of the part (GroupPartName).
+	Part string `json:"part"`
+	// Rows counts the rows of the part, Bytes its size in bytes, and
+	// SHA256 is the hex SHA-256 (FIPS 180-4) of its bytes.
+	Rows   int64  `json:"rows"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+	// Inputs are the inputs whose rows the part holds, in order; their
+	// Part is the part's name.
+	Inputs []ManifestEntry `json:"inputs"`
+	// Seconds is the time from the part's first input to its last, to the
+	// millisecond.
+	Seconds float64 `json:"seconds"`
+}
+
+// A ManifestEntry is an input done, and its part: in a ManifestPart of
+// the manifest of `robots scan -out`, and alone in the manifest of the
+// Beam pipeline, which writes a part per input.
 type ManifestEntry struct {
 	// Input is the input string: the argument as given, the path of a
 	// file under a directory argument, or the line of an @LIST with
@@ -46,78 +60,18 @@ func PartName(input, format string) string {
 	return "part-" + hex.EncodeToString(sum[:8]) + "." + format
 }
 
+// GroupPartName returns the base name of the part of several inputs:
+// PartName of one input; for more, "part-", the first 16 hex digits of
+// the SHA-256 of the inputs joined by NUL bytes, and the extension.
+func GroupPartName(inputs []string, format string) string {
+	if len(inputs) == 1 {
+		return PartName(inputs[0], format)
+	}
+	return PartName(strings.Join(inputs, "\x00"), format)
+}
+
 // PartSummaryName returns the name of the summary beside a part:
 // "part-ba7816bf8f01cfea.summary.json" for "part-ba7816bf8f01cfea.parquet".
 func PartSummaryName(part string) string {
 	return strings.TrimSuffix(part, filepath.Ext(part)) + ".summary.json"
-}
-
-// skipDone drops the inputs that an earlier run into the OutDir
-// finished: listed in the manifest, with their part and its summary
-// there. Their summaries count in this run's, and so do their errors in
-// Result.Failed. Standard input is never skipped.
-func (r *runner) skipDone(inputs []input) ([]input, error) {
-	manifest := filepath.Join(r.j.OutDir, ManifestName)
-	done := make(map[string]int64) // errors by input and part
-	f, err := os.Open(manifest)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, err
-	default:
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 4096), 1<<20)
-		for sc.Scan() {
-			var m ManifestEntry
-			// A line cut by a crash does not parse, and is ignored.
-			if json.Unmarshal(sc.Bytes(), &m) == nil && m.Input != "" {
-				done[m.Input+"\x00"+m.Part] = m.Errors
-			}
-		}
-		err := sc.Err()
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", manifest, err)
-		}
-	}
-	kept := inputs[:0]
-	skipped := 0
-	for _, in := range inputs {
-		part := PartName(in.name, r.format)
-		errs, listed := done[in.name+"\x00"+part]
-		if in.kind == inputStdin || !listed || !r.takePart(part) {
-			kept = append(kept, in)
-			continue
-		}
-		skipped++
-		if errs > 0 {
-			// Its errors, reported by the run that read it, still count.
-			r.failed.Add(1)
-			r.others++
-		}
-	}
-	r.skipped = skipped
-	if skipped > 0 && r.j.OnSkip != nil {
-		r.call(func() { r.j.OnSkip(skipped, manifest) })
-	}
-	return kept, nil
-}
-
-// takePart reports whether part and its summary are in the OutDir, and
-// adds the summary to the run's.
-func (r *runner) takePart(part string) bool {
-	if _, err := os.Stat(filepath.Join(r.j.OutDir, part)); err != nil {
-		return false
-	}
-	f, err := os.Open(filepath.Join(r.j.OutDir, PartSummaryName(part)))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sum, err := ReadSummary(f)
-	if err != nil {
-		return false
-	}
-	r.sum.Merge(sum)
-	return true
 }

@@ -2,8 +2,11 @@ package scan
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"io"
 	"math"
 	"net/http"
@@ -50,15 +53,26 @@ type Job struct {
 	// Workers is. nil discards them.
 	Out io.Writer
 	// OutDir, when not "", is a directory (made when missing) that
-	// receives, for each input, its part (PartName), written under a
-	// temporary name and renamed when the input is done, the part's
-	// summary (PartSummaryName, JSON) and a line of the manifest
-	// (ManifestName, a ManifestEntry). A run skips the inputs that the
-	// manifest lists and whose part and summary are there, and counts
-	// their summaries in its own: a run that stopped resumes where it
-	// was. An input with errors that made it stop has no part, so a
-	// rerun reads it again.
+	// receives the rows in parts: files of the rows of whole inputs, in
+	// Format, each written under a temporary name and renamed when done
+	// (GroupPartName), with its summary beside it (PartSummaryName, JSON)
+	// and a line of the manifest (ManifestName, a ManifestPart) that
+	// records its inputs, rows, size and SHA-256. Each of the Workers
+	// writers fills a part with inputs until it holds PartSize bytes.
+	//
+	// A run resumes the runs before it into the same OutDir: it checks
+	// each part the manifest lists (size, SHA-256, summary), skips the
+	// inputs of the parts that match and counts their summaries in its
+	// own, and reads again the inputs of the parts that do not, which it
+	// moves aside (PartError), as it does parts that no line names and
+	// lines it cannot read (ManifestError). With OutDir, Result.Summary is
+	// the summary of every part in OutDir. An input that failed part way
+	// takes its part with it: the part is dropped (Result.Dropped), and a
+	// rerun reads its inputs again. Standard input is always read again.
 	OutDir string
+	// PartSize is the size in bytes past which a part is closed and the
+	// next begun; 0 means DefaultPartSize.
+	PartSize int64
 
 	// Workers is how many inputs are read, and how many captures are
 	// analysed, at once; 0 means GOMAXPROCS. With OutDir, Workers parts
@@ -115,6 +129,10 @@ const (
 	DefaultIdleTimeout   = time.Minute
 	DefaultMaxErrors     = 100
 	DefaultProgressEvery = time.Second
+	// DefaultPartSize is 128 MiB: few enough files that a query engine
+	// opens them quickly, small enough that a crawl of many gigabytes is
+	// spread over parts that readers take in parallel.
+	DefaultPartSize = 128 << 20
 )
 
 // queueSize is how many captures of one input may wait for their
@@ -135,15 +153,19 @@ func (e *MoreErrors) Error() string {
 type Result struct {
 	// Inputs counts the inputs of the run that its exit status speaks
 	// for: those it read (after the Shard and the inputs done before are
-	// left out), the directory entries that could not be read, and the
-	// inputs done before that had errors.
+	// left out) and the directory entries that could not be read. The
+	// errors of inputs done before were told by the run that read them.
 	Inputs int
 	// Failed counts those of Inputs that had errors or could not be
 	// read.
 	Failed int
 	// Skipped counts the inputs that an earlier run into OutDir
-	// finished.
+	// finished, in parts that this run checked.
 	Skipped int
+	// Parts counts the parts this run wrote to OutDir; Dropped counts the
+	// inputs read to their end whose part was dropped, because another
+	// input of it failed part way: a rerun reads them again.
+	Parts, Dropped int
 	// Captures counts the captures read, Bytes the bytes read.
 	Captures, Bytes int64
 	// Summary is the summary of every row: those written by this run and
@@ -222,6 +244,7 @@ func Run(ctx context.Context, j *Job) (*Result, error) {
 		w.Close()
 	}
 	r.workers = orDefault(j.Workers, runtime.GOMAXPROCS(0))
+	r.partSize = orDefault(j.PartSize, DefaultPartSize)
 	r.attempts = orDefault(j.Attempts, DefaultAttempts)
 	r.maxErrors = orDefault(j.MaxErrors, DefaultMaxErrors)
 	r.retryDelay = orDefault(j.RetryDelay, DefaultRetryDelay)
@@ -248,12 +271,13 @@ func Run(ctx context.Context, j *Job) (*Result, error) {
 	}
 	inputs = kept
 	if j.OutDir != "" {
-		if inputs, err = r.skipDone(inputs); err != nil {
+		if inputs, err = r.resume(inputs); err != nil {
 			return nil, err
 		}
 	}
 	err = r.scan(inputs)
 	res := &Result{Inputs: r.total + r.others, Failed: int(r.failed.Load()), Skipped: r.skipped,
+		Parts: int(r.parts.Load()), Dropped: int(r.dropped.Load()),
 		Captures: r.captures.Load(), Bytes: r.bytes.Load(), Summary: &r.sum}
 	if err == nil {
 		err = ctx.Err()
@@ -262,7 +286,7 @@ func Run(ctx context.Context, j *Job) (*Result, error) {
 }
 
 // orDefault returns v, or def when v is not positive.
-func orDefault[T int | time.Duration](v, def T) T {
+func orDefault[T int | int64 | time.Duration](v, def T) T {
 	if v > 0 {
 		return v
 	}
@@ -286,12 +310,15 @@ type runner struct {
 	client                       *http.Client
 
 	total   int   // inputs to read
-	others  int   // inputs with errors not read by this run: a directory walk's, those done before
+	others  int   // inputs with errors not read by this run: a directory walk's
 	skipped int   // inputs done before
 	size    int64 // the bytes of the inputs to read, -1 when some are unknown
 
 	failed   atomic.Int64 // inputs with errors
 	done     atomic.Int64 // inputs finished
+	dropped  atomic.Int64 // inputs read, whose part was dropped
+	parts    atomic.Int64 // parts committed
+	partSize int64
 	captures atomic.Int64
 	bytes    atomic.Int64
 
@@ -434,8 +461,12 @@ func (r *runner) scan(inputs []input) error {
 	}
 	for range writers {
 		writersWG.Go(func() {
+			var p *part
 			for jb := range ordered {
-				r.write(jb)
+				p = r.write(jb, p)
+			}
+			if p != nil {
+				r.commit(p)
 			}
 		})
 	}
@@ -516,34 +547,71 @@ func (r *runner) read(jb *job, work chan<- *slot) {
 	})
 }
 
-// write writes the rows of jb, in order, to Out or to the input's part,
-// then records the input as done.
-func (r *runner) write(jb *job) {
-	var (
-		f    *os.File
-		rw   = r.rows
-		tmp  string
-		part string
-		err  error
-		out  = r.j.OutDir
-	)
+// A part is a part file of OutDir being written: the rows of whole
+// inputs, under a temporary name until it is committed.
+type part struct {
+	tmp    string
+	f      *os.File
+	count  *hashCounter
+	rw     RowWriter
+	sum    Summary
+	inputs []ManifestEntry
+	rows   int64
+	lines  int64 // the bytes of the rows encoded apart, buffered or not
+	start  time.Time
+}
+
+// hashCounter counts and hashes the bytes written through it.
+type hashCounter struct {
+	w io.Writer
+	h hash.Hash
+	n int64
+}
+
+func (c *hashCounter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.h.Write(p[:n])
+	c.n += int64(n)
+	return n, err
+}
+
+// newPart begins a part.
+func (r *runner) newPart() (*part, error) {
+	f, err := os.CreateTemp(r.j.OutDir, "part-*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	p := &part{tmp: f.Name(), f: f, start: time.Now()}
+	p.count = &hashCounter{w: f, h: sha256.New()}
+	if p.rw, err = r.newWriter(p.count); err != nil {
+		p.drop()
+		return nil, err
+	}
+	return p, nil
+}
+
+// drop removes a part that is not to be committed.
+func (p *part) drop() {
+	p.f.Close()
+	os.Remove(p.tmp)
+}
+
+// write writes the rows of jb, in order, to Out or to the part p (begun
+// when nil), and returns the part the next input goes to: p, or nil once
+// p is committed (it reached the PartSize) or dropped.
+func (r *runner) write(jb *job, p *part) *part {
+	out := r.j.OutDir
+	rw := r.rows
 	if out != "" {
-		part = PartName(jb.in.name, r.format)
-		tmp = filepath.Join(out, part+".tmp")
-		if f, err = os.Create(tmp); err != nil {
-			r.setFatal(err)
-			return
-		}
-		defer func() {
-			if f != nil {
-				f.Close()
-				os.Remove(tmp)
+		if p == nil {
+			var err error
+			if p, err = r.newPart(); err != nil {
+				r.setFatal(err)
+				r.drain(jb)
+				return nil
 			}
-		}()
-		if rw, err = r.newWriter(f); err != nil {
-			r.setFatal(err)
-			return
 		}
+		rw = p.rw
 	}
 	sum := new(Summary)
 	var rows, lost int64
@@ -553,7 +621,10 @@ func (r *runner) write(jb *job) {
 		select {
 		case sl, more = <-jb.q:
 		case <-r.ctx.Done():
-			return
+			if p != nil {
+				p.drop() // its inputs are read again by a rerun
+			}
+			return nil
 		}
 		if !more {
 			break
@@ -561,23 +632,32 @@ func (r *runner) write(jb *job) {
 		select {
 		case <-sl.done:
 		case <-r.ctx.Done():
-			return
+			if p != nil {
+				p.drop()
+			}
+			return nil
 		}
 		r.captures.Add(1)
 		if !sl.ok {
 			lost++ // told by analyse
 			continue
 		}
+		var err error
 		if out == "" {
 			r.rowsMu.Lock()
-			err = r.writeRow(rw, sl)
+			_, err = r.writeRow(rw, sl)
 			r.rowsMu.Unlock()
 		} else {
-			err = r.writeRow(rw, sl)
+			var n int
+			n, err = r.writeRow(rw, sl)
+			p.lines += int64(n)
 		}
 		if err != nil {
 			r.setFatal(fmt.Errorf("writing rows: %w", err))
-			return
+			if p != nil {
+				p.drop()
+			}
+			return nil
 		}
 		sum.Add(&sl.row)
 		rows++
@@ -592,32 +672,74 @@ func (r *runner) write(jb *job) {
 		r.sumMu.Lock()
 		r.sum.Merge(sum)
 		r.sumMu.Unlock()
-		return
+		return nil
 	}
 	if jb.st.Failed {
-		return // no part: a rerun tries the input again
+		// Some of its rows are in the part, not all: the part is dropped,
+		// and a rerun reads it and the part's other inputs again.
+		r.dropped.Add(int64(len(p.inputs)))
+		p.drop()
+		return nil
 	}
-	if err := rw.Close(); err != nil {
-		r.setFatal(fmt.Errorf("%s: %w", tmp, err))
+	p.sum.Merge(sum)
+	p.rows += rows
+	p.inputs = append(p.inputs, ManifestEntry{Input: jb.in.name, Captures: jb.st.Captures, Rows: rows, Errors: errs, Bytes: jb.st.Bytes,
+		Seconds: math.Round(time.Since(jb.start).Seconds()*1000) / 1000})
+	if max(p.count.n, p.lines) >= r.partSize {
+		r.commit(p)
+		return nil
+	}
+	return p
+}
+
+// drain waits for the reader of jb to finish, taking its captures.
+func (r *runner) drain(jb *job) {
+	for sl := range jb.q {
+		<-sl.done
+	}
+}
+
+// commit finishes a part: its footer, its summary, its name and its
+// manifest line, in that order, so that a part in the manifest is whole.
+func (r *runner) commit(p *part) {
+	if r.ctx.Err() != nil {
+		p.drop()
 		return
 	}
-	err = f.Close()
-	f = nil
+	if len(p.inputs) == 0 {
+		p.drop()
+		return
+	}
+	names := make([]string, len(p.inputs))
+	for i, in := range p.inputs {
+		names[i] = in.Input
+	}
+	name := GroupPartName(names, r.format)
+	for i := range p.inputs {
+		p.inputs[i].Part = name
+	}
+	err := p.rw.Close()
 	if err == nil {
-		err = sum.WriteFile(filepath.Join(out, PartSummaryName(part)))
+		err = p.f.Sync()
+	}
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	dir := r.j.OutDir
+	if err == nil {
+		err = p.sum.WriteFile(filepath.Join(dir, PartSummaryName(name)))
 	}
 	if err == nil {
-		err = os.Rename(tmp, filepath.Join(out, part))
+		err = os.Rename(p.tmp, filepath.Join(dir, name))
 	}
 	if err != nil {
-		os.Remove(tmp)
-		r.setFatal(err)
+		os.Remove(p.tmp)
+		r.setFatal(fmt.Errorf("%s: %w", name, err))
 		return
 	}
-	line, _ := json.Marshal(ManifestEntry{
-		Input: jb.in.name, Part: part,
-		Captures: jb.st.Captures, Rows: rows, Errors: errs, Bytes: jb.st.Bytes,
-		Seconds: math.Round(time.Since(jb.start).Seconds()*1000) / 1000,
+	line, _ := json.Marshal(ManifestPart{
+		Part: name, Rows: p.rows, Bytes: p.count.n, SHA256: hex.EncodeToString(p.count.h.Sum(nil)), Inputs: p.inputs,
+		Seconds: math.Round(time.Since(p.start).Seconds()*1000) / 1000,
 	})
 	r.manMu.Lock()
 	_, err = r.manifest.Write(append(line, '\n'))
@@ -626,16 +748,18 @@ func (r *runner) write(jb *job) {
 		r.setFatal(fmt.Errorf("%s: %w", ManifestName, err))
 		return
 	}
+	r.parts.Add(1)
 	r.sumMu.Lock()
-	r.sum.Merge(sum)
+	r.sum.Merge(&p.sum)
 	r.sumMu.Unlock()
 }
 
 // writeRow writes the row of sl: its line, when the analysers encoded it
-// for a writer that takes lines.
-func (r *runner) writeRow(rw RowWriter, sl *slot) error {
+// for a writer that takes lines. It returns the line's length, 0 when
+// the writer encoded the row itself.
+func (r *runner) writeRow(rw RowWriter, sl *slot) (int, error) {
 	if sl.line == nil {
-		return rw.Write(&sl.row)
+		return 0, rw.Write(&sl.row)
 	}
 	defer func() {
 		if cap(*sl.line) <= 1<<20 {
@@ -645,11 +769,11 @@ func (r *runner) writeRow(rw RowWriter, sl *slot) error {
 	}()
 	if enc, ok := rw.(rowEncoder); ok {
 		if sl.lineErr != nil {
-			return sl.lineErr
+			return 0, sl.lineErr
 		}
-		return enc.writeEncoded(*sl.line)
+		return len(*sl.line), enc.writeEncoded(*sl.line)
 	}
-	return rw.Write(&sl.row)
+	return 0, rw.Write(&sl.row)
 }
 
 // startProgress gives OnProgress the run's progress every ProgressEvery;

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -124,18 +126,21 @@ func decodeRows(t *testing.T, s string) []scan.Row {
 }
 
 // manifestOf reads DIR/_manifest.jsonl, whose lines hold the fields of
-// ManifestEntry and no other.
-func manifestOf(t *testing.T, dir string) []scan.ManifestEntry {
+// ManifestPart and no other.
+func manifestOf(t *testing.T, dir string) []scan.ManifestPart {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, scan.ManifestName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ms []scan.ManifestEntry
+	var ms []scan.ManifestPart
 	for l := range strings.SplitSeq(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
 		dec := json.NewDecoder(strings.NewReader(l))
 		dec.DisallowUnknownFields()
-		var m scan.ManifestEntry
+		var m scan.ManifestPart
 		if err := dec.Decode(&m); err != nil {
 			t.Fatalf("manifest line %q: %v", l, err)
 		}
@@ -154,102 +159,170 @@ func summaryText(t *testing.T, s *scan.Summary) string {
 	return b.String()
 }
 
-// TestRunOutManifestRerun: with an OutDir each input gets its own part,
-// part-<16 hex digits of the SHA-256 of the input>.<format>, its summary
-// and a manifest line {"input", "part", "captures", "rows", "errors",
-// "bytes", "seconds"}; no temporary file is left. A rerun skips the
-// inputs the manifest lists whose part is there, says so (OnSkip), and
-// its summary still counts them; an input whose part is gone is read
-// again.
+// TestRunOutManifestRerun: with an OutDir the inputs share a part,
+// part-<16 hex digits of the SHA-256 of their names>.<format>, with its
+// summary and a manifest line {"part", "rows", "bytes", "sha256",
+// "inputs", "seconds"}; no temporary file is left. A rerun checks the
+// part, skips its inputs, says so (OnSkip), and its summary still counts
+// them. A part whose bytes changed, a part gone, and a part whose line
+// was cut short are told, set aside, and their inputs read again: the
+// rows in the OutDir are always those of every input, once.
 func TestRunOutManifestRerun(t *testing.T) {
 	dir := t.TempDir()
 	runTree(t, dir, runSites)
 	out := filepath.Join(dir, "out")
 	tl := &told{t: t}
 	job := tl.hook(&scan.Job{Inputs: []string{filepath.Join(dir, "sites"), filepath.Join(dir, "caps.jsonl")},
-		Options: runRobots(t, "GPTBot"), Format: scan.FormatJSONL, OutDir: out})
+		Options: runRobots(t, "GPTBot"), Format: scan.FormatJSONL, OutDir: out, Workers: 1})
 	res, err := scan.Run(t.Context(), job)
-	if err != nil || tl.errs != nil || tl.skips != nil || res.Failed != 0 || res.Inputs != 3 || res.Captures != 4 {
+	if err != nil || tl.errs != nil || tl.skips != nil || res.Failed != 0 || res.Inputs != 3 || res.Captures != 4 || res.Parts != 1 {
 		t.Fatalf("err %v, told %q %q, result %+v", err, tl.errs, tl.skips, res)
 	}
 	first := summaryText(t, res.Summary)
 	wantInputs := []string{filepath.Join(dir, "sites", "example.com"), filepath.Join(dir, "sites", "example.org"), filepath.Join(dir, "caps.jsonl")}
 	ms := manifestOf(t, out)
-	if len(ms) != 3 {
-		t.Fatalf("manifest has %d lines, want 3: %+v", len(ms), ms)
+	if len(ms) != 1 || len(ms[0].Inputs) != 3 {
+		t.Fatalf("manifest %+v, want one part of 3 inputs", ms)
 	}
-	byInput := map[string]scan.ManifestEntry{}
-	for _, m := range ms {
-		byInput[m.Input] = m
+	m := ms[0]
+	part := filepath.Join(out, m.Part)
+	if m.Part != scan.GroupPartName(wantInputs, "jsonl") || len(m.Part) != len("part-0123456789abcdef.jsonl") {
+		t.Errorf("part %q, want %q", m.Part, scan.GroupPartName(wantInputs, "jsonl"))
 	}
-	for _, in := range wantInputs {
-		m, ok := byInput[in]
-		if !ok {
-			t.Fatalf("manifest lacks %s: %+v", in, ms)
+	data, err := os.ReadFile(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if m.Rows != 4 || m.Bytes != int64(len(data)) || m.SHA256 != hex.EncodeToString(sum[:]) || m.Seconds < 0 {
+		t.Errorf("part line %+v; %d bytes, sha256 %x", m, len(data), sum)
+	}
+	rows := decodeRows(t, string(data))
+	at := 0
+	for i, in := range m.Inputs {
+		st, _ := os.Stat(wantInputs[i])
+		if in.Input != wantInputs[i] || in.Part != m.Part || in.Rows != in.Captures || in.Errors != 0 || in.Bytes != st.Size() {
+			t.Errorf("input %d: %+v", i, in)
 		}
-		if len(m.Part) != len("part-0123456789abcdef.jsonl") || m.Part != scan.PartName(in, "jsonl") {
-			t.Errorf("%s: part %q, want %q", in, m.Part, scan.PartName(in, "jsonl"))
-		}
-		data, err := os.ReadFile(filepath.Join(out, m.Part))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows := decodeRows(t, string(data))
-		st, _ := os.Stat(in)
-		if int64(len(rows)) != m.Rows || m.Rows != m.Captures || m.Errors != 0 || m.Bytes != st.Size() || m.Seconds < 0 {
-			t.Errorf("%s: manifest %+v, %d rows in the part, %d bytes", in, m, len(rows), st.Size())
-		}
-		for _, r := range rows {
-			if r.Source != in {
-				t.Errorf("%s: a row of source %q", in, r.Source)
+		for _, r := range rows[at : at+int(in.Rows)] {
+			if r.Source != in.Input {
+				t.Errorf("%s: a row of source %q", in.Input, r.Source)
 			}
 		}
-		f, err := os.Open(filepath.Join(out, scan.PartSummaryName(m.Part)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum, err := scan.ReadSummary(f)
-		f.Close()
-		if err != nil || sum.Captures != m.Rows {
-			t.Errorf("%s: part summary %v, %+v", in, err, sum)
-		}
+		at += int(in.Rows)
 	}
-	if byInput[wantInputs[2]].Rows != 2 {
-		t.Errorf("caps.jsonl: %d rows, want 2", byInput[wantInputs[2]].Rows)
+	if m.Inputs[2].Rows != 2 || at != len(rows) {
+		t.Errorf("caps.jsonl: %d rows; %d rows in all, %d in the part", m.Inputs[2].Rows, at, len(rows))
+	}
+	f, err := os.Open(filepath.Join(out, scan.PartSummaryName(m.Part)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	psum, err := scan.ReadSummary(f)
+	f.Close()
+	if err != nil || summaryText(t, psum) != first {
+		t.Errorf("part summary %v, %+v", err, psum)
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(out, "*.tmp")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %v", tmp)
 	}
 
-	// A rerun skips the three inputs.
+	// A rerun checks the part and skips the three inputs: nothing left.
+	manifest := filepath.Join(out, scan.ManifestName)
 	tl = &told{t: t}
 	res, err = scan.Run(t.Context(), tl.hook(job))
-	manifest := filepath.Join(out, scan.ManifestName)
-	if err != nil || tl.errs != nil || !slices.Equal(tl.skips, []string{"3 " + manifest}) || res.Skipped != 3 || res.Inputs != 0 || res.Captures != 0 {
+	if err != nil || tl.errs != nil || !slices.Equal(tl.skips, []string{"3 " + manifest}) || res.Skipped != 3 || res.Inputs != 0 || res.Failed != 0 || res.Captures != 0 {
 		t.Fatalf("rerun: err %v, told %q %q, result %+v", err, tl.errs, tl.skips, res)
 	}
-	if n := len(manifestOf(t, out)); n != 3 {
-		t.Errorf("rerun: manifest has %d lines, want 3", n)
+	if n := len(manifestOf(t, out)); n != 1 {
+		t.Errorf("rerun: manifest has %d lines, want 1", n)
 	}
 	if got := summaryText(t, res.Summary); got != first {
 		t.Errorf("rerun: summary\n%s\nwant\n%s", got, first)
 	}
 
-	// Without its part, an input is read again.
-	if err := os.Remove(filepath.Join(out, scan.PartName(wantInputs[2], "jsonl"))); err != nil {
-		t.Fatal(err)
+	// redo damages the OutDir, reruns, and checks that what is told
+	// matches want, that every input was read again, and that the OutDir
+	// holds the rows once, in one part.
+	redo := func(name string, damage func(), want ...string) {
+		t.Helper()
+		damage()
+		tl := &told{t: t}
+		res, err := scan.Run(t.Context(), tl.hook(job))
+		if err != nil || res.Inputs != 3 || res.Skipped != 0 || res.Failed != 0 || res.Captures != 4 {
+			t.Fatalf("%s: err %v, told %q, result %+v", name, err, tl.errs, res)
+		}
+		if len(tl.errs) != len(want) {
+			t.Fatalf("%s: told %q, want %d errors like %q", name, tl.errs, len(want), want)
+		}
+		for i, w := range want {
+			if !strings.Contains(tl.errs[i], w) {
+				t.Errorf("%s: told %q, want %q", name, tl.errs[i], w)
+			}
+		}
+		if got := summaryText(t, res.Summary); got != first {
+			t.Errorf("%s: summary\n%s\nwant\n%s", name, got, first)
+		}
+		ms := manifestOf(t, out)
+		parts, _ := filepath.Glob(filepath.Join(out, "part-*.jsonl"))
+		if len(ms) != 1 || len(parts) != 1 || filepath.Base(parts[0]) != ms[0].Part {
+			t.Errorf("%s: manifest %+v, parts %q", name, ms, parts)
+		}
+		if data, _ := os.ReadFile(parts[0]); len(decodeRows(t, string(data))) != 4 {
+			t.Errorf("%s: the part does not hold 4 rows", name)
+		}
 	}
-	tl = &told{t: t}
-	res, err = scan.Run(t.Context(), tl.hook(job))
-	if err != nil || !slices.Equal(tl.skips, []string{"2 " + manifest}) || res.Inputs != 1 {
-		t.Fatalf("rerun without a part: err %v, told %q, result %+v", err, tl.skips, res)
+	redo("a damaged part", func() {
+		data, _ := os.ReadFile(part)
+		data[10] ^= 1
+		os.WriteFile(part, data, 0o666)
+	}, m.Part+": the part's SHA-256 is not the manifest's: its bytes changed; moved aside to "+m.Part+".damaged; its inputs are read again")
+	if _, err := os.Stat(part + ".damaged"); err != nil {
+		t.Errorf("the damaged part is not kept aside: %v", err)
 	}
-	ms = manifestOf(t, out)
-	if len(ms) != 4 || ms[3].Input != wantInputs[2] || ms[3].Rows != 2 {
-		t.Errorf("rerun without a part: manifest %+v", ms)
+	redo("a part gone", func() { os.Remove(part) }, m.Part+": the part is missing; its inputs are read again")
+	redo("a line cut short", func() {
+		data, _ := os.ReadFile(manifest)
+		os.WriteFile(manifest, data[:len(data)/2], 0o666)
+	}, manifest+": line 1: not a JSON object", m.Part+": no line of the manifest names the part; moved aside to "+m.Part+".orphan")
+	redo("a line of an older version", func() {
+		os.WriteFile(manifest, []byte(`{"input":"x","part":"`+m.Part+`","captures":4,"rows":4,"errors":0,"bytes":9,"seconds":1}`+"\n"), 0o666)
+	}, manifest+": line 1: no part and checksum (written by an older version of robots scan)", "no line of the manifest names the part")
+}
+
+// TestRunPartSize: a part is closed once it holds PartSize bytes, so a
+// directory of many files is a few parts, not one per file; every row is
+// in exactly one part.
+func TestRunPartSize(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("sites/h%02d.example", i)] = fmt.Sprintf("User-agent: *\nDisallow: /%d/\n", i)
 	}
-	if got := summaryText(t, res.Summary); got != first {
-		t.Errorf("rerun without a part: summary\n%s\nwant\n%s", got, first)
+	runTree(t, dir, files)
+	out := filepath.Join(dir, "out")
+	res, err := scan.Run(t.Context(), &scan.Job{Inputs: []string{filepath.Join(dir, "sites")}, Format: scan.FormatJSONL, OutDir: out, Workers: 2, PartSize: 4 << 10})
+	if err != nil || res.Failed != 0 || res.Captures != 40 {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+	ms := manifestOf(t, out)
+	var rows, inputs int64
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if m.Bytes < 4<<10 && len(ms) > 2 && m.Rows > 10 {
+			t.Errorf("part %s: %d bytes past its size", m.Part, m.Bytes)
+		}
+		for _, in := range m.Inputs {
+			if seen[in.Input] {
+				t.Errorf("%s in two parts", in.Input)
+			}
+			seen[in.Input] = true
+			inputs++
+		}
+		rows += m.Rows
+	}
+	if len(ms) < 3 || len(ms) > 20 || res.Parts != len(ms) || rows != 40 || inputs != 40 {
+		t.Errorf("%d parts (result %d), %d rows, %d inputs", len(ms), res.Parts, rows, inputs)
 	}
 }
 
@@ -395,12 +468,14 @@ func TestRunMaxErrors(t *testing.T) {
 	if err != nil || len(tl.errs) != 4 || tl.errs[3] != in+": more than 3 errors; the rest are not shown" || res.Failed != 1 || res.Inputs != 1 {
 		t.Fatalf("err %v, told %q, result %+v", err, tl.errs, res)
 	}
-	if ms := manifestOf(t, out); len(ms) != 1 || ms[0].Errors != 8 || ms[0].Rows != 1 || ms[0].Part != scan.PartName(in, "csv") {
+	if ms := manifestOf(t, out); len(ms) != 1 || len(ms[0].Inputs) != 1 || ms[0].Inputs[0].Errors != 8 || ms[0].Rows != 1 || ms[0].Part != scan.PartName(in, "csv") {
 		t.Errorf("manifest %+v", ms)
 	}
+	// A rerun has nothing left to do: it says so and fails nothing; the
+	// errors were told by the run that read the input.
 	tl = &told{t: t}
 	res, err = scan.Run(t.Context(), tl.hook(job))
-	if err != nil || tl.errs != nil || len(tl.skips) != 1 || res.Failed != 1 || res.Inputs != 1 || res.Skipped != 1 {
+	if err != nil || tl.errs != nil || len(tl.skips) != 1 || res.Failed != 0 || res.Inputs != 0 || res.Skipped != 1 {
 		t.Errorf("rerun: err %v, told %q %q, result %+v", err, tl.errs, tl.skips, res)
 	}
 }
@@ -795,11 +870,12 @@ func TestRunInterrupted(t *testing.T) {
 		}
 	}()
 	tl := &told{t: t}
-	_, err := scan.Run(ctx, tl.hook(&scan.Job{Inputs: []string{filepath.Join(dir, "caps.jsonl"), hang.URL + "/x.warc.gz"}, Workers: 1, OutDir: out}))
+	// A part of one byte is closed after its first input.
+	_, err := scan.Run(ctx, tl.hook(&scan.Job{Inputs: []string{filepath.Join(dir, "caps.jsonl"), hang.URL + "/x.warc.gz"}, Workers: 1, OutDir: out, PartSize: 1}))
 	if !errors.Is(err, context.Canceled) || tl.errs != nil {
 		t.Errorf("err %v, told %q", err, tl.errs)
 	}
-	if ms := manifestOf(t, out); len(ms) != 1 || ms[0].Input != filepath.Join(dir, "caps.jsonl") {
+	if ms := manifestOf(t, out); len(ms) != 1 || len(ms[0].Inputs) != 1 || ms[0].Inputs[0].Input != filepath.Join(dir, "caps.jsonl") {
 		t.Errorf("manifest %+v, want caps.jsonl only", ms)
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(out, "*.tmp")); len(tmp) > 0 {
@@ -835,6 +911,13 @@ func TestPartName(t *testing.T) {
 	}
 	if got := scan.PartSummaryName("part-ba7816bf8f01cfea.parquet"); got != "part-ba7816bf8f01cfea.summary.json" {
 		t.Errorf("PartSummaryName = %q", got)
+	}
+	if got := scan.GroupPartName([]string{"abc"}, "parquet"); got != "part-ba7816bf8f01cfea.parquet" {
+		t.Errorf("GroupPartName(abc) = %q", got)
+	}
+	// SHA-256("a\x00b") = 9e21d6f5…
+	if got, sum := scan.GroupPartName([]string{"a", "b"}, "csv"), sha256.Sum256([]byte("a\x00b")); got != "part-"+hex.EncodeToString(sum[:8])+".csv" {
+		t.Errorf("GroupPartName(a, b) = %q", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -17,7 +18,7 @@ import (
 
 var scanCmd = &command{
 	name: "scan",
-	usage: "[-robots all|ai|search|TOKEN,...] [-format parquet|jsonl|csv] [-out DIR] [-summary FILE] [-j N] [-shard i/n] [-lint] [-base PREFIX] INPUT...\n" +
+	usage: "[-robots all|ai|search|TOKEN,...] [-format parquet|jsonl|csv] [-out DIR [-part-size SIZE]] [-summary FILE] [-j N] [-shard i/n] [-lint] [-base PREFIX] INPUT...\n" +
 		"       robots scan merge [-summary FILE] SUMMARY.json...",
 	short: "analyse robots.txt captures in bulk: WARC files, directories, JSON lines",
 	long: `Scan reads robots.txt captures in bulk and writes one row per capture:
@@ -48,15 +49,21 @@ The kind of an input, and its gzip compression, are told from its first
 bytes, not from its name.
 
 Without -out, rows go to standard output as JSON lines (or -format csv), in
-the order of the inputs and of their records. With -out DIR, each input
-gets its own part file DIR/part-HASH.EXT (HASH: the first 16 hex digits of
-the SHA-256 of the input string), written under a temporary name and
-renamed when the input is done, beside its summary (part-HASH.summary.json)
-and a line of DIR/_manifest.jsonl: {"input", "part", "captures", "rows",
-"errors", "bytes" read, "seconds"}. A rerun into the same DIR skips the inputs
-that the manifest lists and whose part is there, so a run that stopped
-resumes where it was. The default format is jsonl without -out, parquet
-with it.
+the order of the inputs and of their records. With -out DIR, rows go to
+part files DIR/part-HASH.EXT that hold the rows of whole inputs, about
+-part-size bytes each (128MiB by default; each of the -j writers fills its
+own), so a directory of thousands of files is a few parts, not one per
+file. A part is written under a temporary name and renamed when done,
+beside its summary (part-HASH.summary.json) and a line of
+DIR/_manifest.jsonl: {"part", "rows", "bytes", "sha256", "inputs":
+[{"input", "captures", "rows", "errors", "bytes" read, "seconds"}],
+"seconds"}. A rerun into the same DIR checks every part the manifest
+lists (its size, SHA-256 and summary) and skips their inputs, so a run
+that stopped resumes where it was; a part that does not match, a part no
+line names and a line cut short are reported, set aside (renamed
+*.damaged or *.orphan) and their inputs read again. A rerun with nothing
+left says so and exits 0. The default format is jsonl without -out,
+parquet with it.
 
 The input string is the argument as given, the path of a file under a
 DIR argument (DIR joined with its path inside DIR), or the line of an
@@ -128,7 +135,8 @@ func runScan(e *env, args []string) error {
 	fs := newFlags(e, scanCmd)
 	robotsSel := fs.String("robots", "search,ai", "give verdicts for the robots `SEL`: all, ai, search, or product tokens of the registry, comma-separated (robots agents)")
 	format := fs.String("format", "", "write rows as `F`: parquet, jsonl or csv (default: jsonl on standard output, parquet with -out)")
-	outDir := fs.String("out", "", "write one part file per input, and a manifest, to `DIR` (a rerun skips the inputs done)")
+	outDir := fs.String("out", "", "write the rows in part files, with a manifest, to `DIR` (a rerun checks the parts and skips the inputs done)")
+	partSize := fs.String("part-size", "128MiB", "with -out, close a part once it holds `SIZE` bytes (a number, optionally with K, M or G: 512M, 1GiB)")
 	summary := fs.String("summary", "", "write the summary of the rows to `FILE`, as .json (for robots scan merge), .md or .html")
 	jobs := intFlag(fs, "j", 0, "analyse with `N` workers and read up to N inputs at once (default: GOMAXPROCS, the number of CPUs)")
 	shard := fs.String("shard", "", "read only shard `i/n` of the inputs (0 ≤ i < n): those whose FNV-1a hash modulo n is i")
@@ -138,6 +146,7 @@ func runScan(e *env, args []string) error {
 		return err
 	}
 	job := &scan.Job{Inputs: fs.Args(), Base: *base, Stdin: e.stdin, Out: e.stdout, OutDir: *outDir, Workers: *jobs, ProgressEvery: scanProgressEvery}
+	var err error
 	switch {
 	case isSet(fs, "format"):
 		job.Format = strings.ToLower(*format)
@@ -155,10 +164,15 @@ func runScan(e *env, args []string) error {
 		}
 		job.NewWriter = parquet.NewRowWriter
 	}
+	if job.PartSize, err = parseSize(*partSize); err != nil {
+		return &usageError{msg: "-part-size: " + err.Error()}
+	}
+	if isSet(fs, "part-size") && job.OutDir == "" {
+		return &usageError{msg: "-part-size sizes the parts of -out DIR: give -out"}
+	}
 	if isSet(fs, "j") && *jobs < 1 {
 		return &usageError{msg: fmt.Sprintf("-j must be at least 1, got %d", *jobs)}
 	}
-	var err error
 	if job.Shard, err = scan.ParseShard(*shard); err != nil {
 		return &usageError{msg: "-" + err.Error()}
 	}
@@ -189,7 +203,7 @@ func runScan(e *env, args []string) error {
 	st := &scanStderr{w: e.stderr}
 	job.OnError = st.inputErr
 	job.OnSkip = func(n int, manifest string) {
-		st.write(fmt.Sprintf("robots scan: skipped %s done before (%s)\n", plural(n, "input"), manifest), false)
+		st.write(fmt.Sprintf("robots scan: skipped %s done before, in parts checked against %s\n", plural(n, "input"), manifest), false)
 	}
 	if e.tty {
 		job.OnProgress = func(p scan.Progress) { st.write(p.String(), true) }
@@ -204,11 +218,39 @@ func runScan(e *env, args []string) error {
 			return err
 		}
 	}
+	if res.Dropped > 0 {
+		st.write(fmt.Sprintf("robots scan: %s read whole went with the part of an input that failed; a rerun reads them again\n", plural(res.Dropped, "input")), false)
+	}
 	if res.Failed > 0 {
 		st.write(fmt.Sprintf("robots scan: %d of %s had errors or could not be read\n", res.Failed, plural(res.Inputs, "input")), false)
 		return errFinding
 	}
+	if res.Inputs == 0 && res.Skipped > 0 {
+		st.write(fmt.Sprintf("robots scan: nothing left to do: every input is in a part of %s\n", job.OutDir), false)
+	}
 	return nil
+}
+
+// parseSize reads a size in bytes: a number, optionally followed by K, M
+// or G (also KB, KiB …), each 1024 times the one before.
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	low := strings.ToLower(t)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"gib", 1 << 30}, {"gb", 1 << 30}, {"g", 1 << 30}, {"mib", 1 << 20}, {"mb", 1 << 20}, {"m", 1 << 20}, {"kib", 1 << 10}, {"kb", 1 << 10}, {"k", 1 << 10}, {"b", 1}} {
+		if strings.HasSuffix(low, u.suffix) {
+			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 1 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("want a size such as 128MiB or 1000000, got %q", s)
+	}
+	return n * mult, nil
 }
 
 // scanStderr is robots scan's standard error: the errors of the inputs,

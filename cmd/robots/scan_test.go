@@ -64,17 +64,17 @@ func jsonRows(t *testing.T, s string) []scan.Row {
 }
 
 // readManifest reads DIR/_manifest.jsonl.
-func readManifest(t *testing.T, dir string) []scan.ManifestEntry {
+func readManifest(t *testing.T, dir string) []scan.ManifestPart {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, scan.ManifestName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ms []scan.ManifestEntry
+	var ms []scan.ManifestPart
 	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 		dec := json.NewDecoder(strings.NewReader(l))
 		dec.DisallowUnknownFields()
-		var m scan.ManifestEntry
+		var m scan.ManifestPart
 		if err := dec.Decode(&m); err != nil {
 			t.Fatalf("manifest line %q: %v", l, err)
 		}
@@ -309,15 +309,16 @@ func TestScanErrorCap(t *testing.T) {
 		t.Errorf("exit %d, %d lines on stderr:\n%s", code, len(lines), stderr)
 	}
 	ms := readManifest(t, out)
-	if len(ms) != 1 || ms[0].Errors != int64(scan.DefaultMaxErrors+5) || ms[0].Rows != 1 {
+	if len(ms) != 1 || len(ms[0].Inputs) != 1 || ms[0].Inputs[0].Errors != int64(scan.DefaultMaxErrors+5) || ms[0].Rows != 1 {
 		t.Errorf("manifest %+v", ms)
 	}
-	// A rerun skips the input, whose errors still make the exit status 1.
+	// A rerun has nothing left to do, says so and exits 0: the input's
+	// errors were reported by the run that read it.
 	_, stderr, code = runScanArgs(t, nil, "scan", "-robots", "GPTBot", "-format", "jsonl", "-out", out, in)
-	want := "robots scan: skipped 1 input done before (" + filepath.Join(out, scan.ManifestName) + ")\n" +
-		"robots scan: 1 of 1 input had errors or could not be read\n"
-	if code != exitFinding || stderr != want {
-		t.Errorf("rerun: exit %d, stderr %q, want 1 and %q", code, stderr, want)
+	want := "robots scan: skipped 1 input done before, in parts checked against " + filepath.Join(out, scan.ManifestName) + "\n" +
+		"robots scan: nothing left to do: every input is in a part of " + out + "\n"
+	if code != 0 || stderr != want {
+		t.Errorf("rerun: exit %d, stderr %q, want 0 and %q", code, stderr, want)
 	}
 }
 
@@ -341,12 +342,12 @@ func TestScanInterrupted(t *testing.T) {
 		}
 	}()
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, []string{"scan", "-j", "1", "-out", out, filepath.Join(dir, "caps.jsonl"), hangingSite(t) + "/x.warc.gz"}, strings.NewReader(""), &stdout, &stderr)
+	code := run(ctx, []string{"scan", "-j", "1", "-format", "jsonl", "-out", out, "-part-size", "1", filepath.Join(dir, "caps.jsonl"), hangingSite(t) + "/x.warc.gz"}, strings.NewReader(""), &stdout, &stderr)
 	if code != exitInterrupted || stdout.Len() != 0 || stderr.String() != "robots scan: interrupted\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 	ms := readManifest(t, out)
-	if len(ms) != 1 || ms[0].Input != filepath.Join(dir, "caps.jsonl") {
+	if len(ms) != 1 || len(ms[0].Inputs) != 1 || ms[0].Inputs[0].Input != filepath.Join(dir, "caps.jsonl") {
 		t.Errorf("manifest %+v, want caps.jsonl only", ms)
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(out, "*.tmp")); len(tmp) > 0 {
