@@ -30,7 +30,8 @@ func testRows(t testing.TB) []scan.Row {
 		t.Fatal(err)
 	}
 	rbs = append(rbs, agents.Robot{Token: "OldBot", Profile: "draft1996", Fetch: "draft1996"})
-	o := &scan.Options{Robots: rbs, Lint: true, LintBudget: time.Minute}
+	// The checker's default budget: the rows are small files.
+	o := &scan.Options{Robots: rbs, Lint: true}
 	when := time.Date(2025, 3, 1, 12, 30, 15, 250e6, time.UTC)
 	caps := []scan.Capture{
 		{URL: "https://www.example.com/robots.txt", Time: when, Status: 200, Source: "a.warc.gz", Offset: 77,
@@ -155,12 +156,19 @@ func TestWrite(t *testing.T) {
 	compareRows(t, "parquet", readAll(t, out, len(rows)), rows)
 }
 
-// TestParquetSchema checks the column names, the contract of the output
-// (the parquet tags of scan.Row), and that the lists are Parquet LISTs
+// TestParquetSchema checks the column names of the file, the contract of
+// the output (the parquet tags of scan.Row, and agents.raw), and that the
+// lists are Parquet LISTs
 // (https://github.com/apache/parquet-format/blob/master/LogicalTypes.md#lists),
-// which DuckDB reads as lists.
+// which DuckDB reads as lists. It reads the schema of a file written,
+// not the Go type that describes it.
 func TestParquetSchema(t *testing.T) {
-	s := pq.SchemaOf(scan.Row{})
+	out := writeAll(t, testRows(t)[:1])
+	f, err := pq.OpenFile(bytes.NewReader(out), int64(len(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Schema()
 	var names []string
 	for _, f := range s.Fields() {
 		names = append(names, f.Name())
@@ -174,7 +182,7 @@ func TestParquetSchema(t *testing.T) {
 	lists := map[string][]string{
 		"outcomes":   {"policy", "outcome"},
 		"directives": {"key", "count"},
-		"agents":     {"value", "lower", "token", "line"},
+		"agents":     {"value", "lower", "token", "line", "raw"},
 		"robots":     {"robot", "state", "via", "line", "group", "crawl_delay"},
 		"lint":       nil,
 	}
@@ -210,6 +218,60 @@ func TestParquetSchema(t *testing.T) {
 			}
 		}
 	}
+	// agents.raw is bytes, not a STRING: it is optional, and no logical
+	// type says it is UTF-8.
+	raw, ok := s.Lookup("agents", "list", "element", "raw")
+	if !ok {
+		t.Fatal("no agents.raw")
+	}
+	if raw.Node.Type().Kind() != pq.ByteArray || raw.Node.Type().LogicalType() != nil || !raw.Node.Optional() {
+		t.Errorf("agents.raw: %v %v, optional %v; want an optional BYTE_ARRAY without logical type",
+			raw.Node.Type().Kind(), raw.Node.Type().LogicalType(), raw.Node.Optional())
+	}
+}
+
+// TestSchemaMirrorsRow checks that the file has every column of
+// scan.Row, with its type, in its order, and agents.raw: fileRow must
+// follow scan.Row when a field is added.
+func TestSchemaMirrorsRow(t *testing.T) {
+	row := pq.SchemaOf(scan.Row{})
+	var want []string
+	for _, path := range row.Columns() {
+		l, _ := row.Lookup(path...)
+		want = append(want, fmt.Sprintf("%s %v %v", strings.Join(path, "."), l.Node.Type(), l.Node.Optional()))
+		if strings.Join(path, ".") == "agents.list.element.line" {
+			want = append(want, "agents.list.element.raw BYTE_ARRAY true")
+		}
+	}
+	var got []string
+	for _, path := range schema.Columns() {
+		l, _ := schema.Lookup(path...)
+		got = append(got, fmt.Sprintf("%s %v %v", strings.Join(path, "."), l.Node.Type(), l.Node.Optional()))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the file's columns\n%s\nwant scan.Row's and agents.raw\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRowGroups writes more rows than a row group holds, in many
+// batches, and reads every row back, in order, from two row groups.
+func TestRowGroups(t *testing.T) {
+	rows := testRows(t)
+	var many []scan.Row
+	for i := range RowGroupSize + batchRows/2 + 1 {
+		r := rows[i%len(rows)]
+		r.Offset = int64(i)
+		many = append(many, r)
+	}
+	out := writeAll(t, many)
+	f, err := pq.OpenFile(bytes.NewReader(out), int64(len(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.RowGroups()); n != 2 {
+		t.Errorf("%d row groups, want 2", n)
+	}
+	compareRows(t, "row groups", readAll(t, out, len(many)), many)
 }
 
 // TestWriteDoesNotKeepRows checks that a Writer keeps nothing of a row
