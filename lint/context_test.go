@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/syntax"
@@ -43,56 +42,104 @@ func costlyFiles(size int) map[string]string {
 	}
 }
 
-// TestContextStops: on files whose check costs seconds, RunContext,
-// FixContext, LeftoversContext and DiffContext return ctx's error soon
-// after ctx ends, and the functions without a context still return the
-// same as with context.Background.
+// pollCtx is a context that ends at its at-th look (Err), never when at is
+// 0, and counts the looks: where a function looks at its context depends
+// only on its input, so it ends at the same point of the work at every
+// run, however loaded the machine.
+type pollCtx struct {
+	context.Context
+	polls, at int
+	done      chan struct{}
+}
+
+func newPollCtx(at int) *pollCtx {
+	return &pollCtx{Context: context.Background(), at: at, done: make(chan struct{})}
+}
+
+func (c *pollCtx) Err() error {
+	c.polls++
+	if c.at > 0 && c.polls >= c.at {
+		if c.polls == c.at {
+			close(c.done)
+		}
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c *pollCtx) Done() <-chan struct{} { return c.done }
+
+// TestContextStops: on files whose check costs far more than their size,
+// RunContext, FixContext, LeftoversContext, DiffContext and
+// EquivalentContext stop with ctx's error when ctx ends half-way through
+// their work, and RunContext, FixContext and LeftoversContext stop with
+// ErrBudget soon after their work runs past Config.MaxWork; the
+// functions without a context return the same as with
+// context.Background (TestContextSame). No clock is read: a loaded
+// machine makes any bound on the time after a deadline lie. Where the
+// functions stop is counted instead, in looks at ctx (pollCtx) and in
+// units of work.
 func TestContextStops(t *testing.T) {
 	if testing.Short() {
 		t.Skip("costly inputs")
 	}
-	const after, grace = 100 * time.Millisecond, 400 * time.Millisecond
-	for name, src := range costlyFiles(600 << 10) {
-		cfg := &Config{AllRobots: true, Thorough: true}
-		steps := []struct {
-			step string
-			run  func(ctx context.Context) error
-		}{
-			{"RunContext", func(ctx context.Context) error {
-				_, err := RunContext(ctx, syntax.Parse("", []byte(src)), cfg)
-				return err
-			}},
-			{"FixContext", func(ctx context.Context) error {
-				_, err := FixContext(ctx, []byte(src), &FixOptions{Config: *cfg, Enable: []string{"all"}})
-				return err
-			}},
-			{"LeftoversContext", func(ctx context.Context) error {
-				_, err := LeftoversContext(ctx, &FixResult{Output: []byte(src)}, cfg)
-				return err
-			}},
-			{"DiffContext", func(ctx context.Context) error {
-				_, err := change.CompareContext(ctx, []byte(src), []byte(strings.ReplaceAll(src, "Disallow", "Allow")), &change.Options{All: true})
-				return err
-			}},
-			{"EquivalentContext", func(ctx context.Context) error {
-				_, err := change.EquivalentContext(ctx, []byte(src), []byte(src+"Disallow: /zz\n"))
-				return err
-			}},
-		}
+	cfg := &Config{AllRobots: true, Thorough: true}
+	steps := []struct {
+		step string
+		run  func(ctx context.Context, src string, cfg *Config) error
+	}{
+		{"RunContext", func(ctx context.Context, src string, cfg *Config) error {
+			_, err := RunContext(ctx, syntax.Parse("", []byte(src)), cfg)
+			return err
+		}},
+		{"FixContext", func(ctx context.Context, src string, cfg *Config) error {
+			_, err := FixContext(ctx, []byte(src), &FixOptions{Config: *cfg, Enable: []string{"all"}})
+			return err
+		}},
+		{"LeftoversContext", func(ctx context.Context, src string, cfg *Config) error {
+			_, err := LeftoversContext(ctx, &FixResult{Output: []byte(src)}, cfg)
+			return err
+		}},
+		{"DiffContext", func(ctx context.Context, src string, _ *Config) error {
+			_, err := change.CompareContext(ctx, []byte(src), []byte(strings.ReplaceAll(src, "Disallow", "Allow")), &change.Options{All: true})
+			return err
+		}},
+		{"EquivalentContext", func(ctx context.Context, src string, _ *Config) error {
+			_, err := change.EquivalentContext(ctx, []byte(src), []byte(src+"Disallow: /zz\n"))
+			return err
+		}},
+	}
+	// ctx ends half-way through the looks of a whole run; the function
+	// returns within a few more looks.
+	for name, src := range costlyFiles(32 << 10) {
 		for _, s := range steps {
-			ctx, cancel := context.WithTimeout(context.Background(), after)
-			start := time.Now()
-			err := s.run(ctx)
-			took := time.Since(start)
-			cancel()
-			switch {
-			case err == nil && took > after+grace:
-				t.Errorf("%s %s: no error after %v", name, s.step, took)
-			case err != nil && !errors.Is(err, context.DeadlineExceeded):
-				t.Errorf("%s %s: %v, want the deadline", name, s.step, err)
-			case took > after+grace:
-				t.Errorf("%s %s: returned %v after the deadline", name, s.step, took-after)
+			whole := newPollCtx(0)
+			if err := s.run(whole, src, cfg); err != nil {
+				t.Fatalf("%s %s: %v", name, s.step, err)
 			}
+			half := newPollCtx(max(1, whole.polls/2))
+			if err := s.run(half, src, cfg); !errors.Is(err, context.Canceled) {
+				t.Errorf("%s %s: %v when ctx ends at look %d of %d, want its error", name, s.step, err, half.at, whole.polls)
+			}
+			if half.polls > half.at+16 {
+				t.Errorf("%s %s: %d looks at ctx after it ended", name, s.step, half.polls-half.at)
+			}
+		}
+	}
+	// The work runs past the budget: the checks give up within a few
+	// steps (a proof's texts at most, some 32 units a byte).
+	const budget = 2_000_000
+	for name, src := range costlyFiles(600 << 10) {
+		bounded := *cfg
+		bounded.MaxWork = budget
+		for _, s := range steps[:3] {
+			if err := s.run(context.Background(), src, &bounded); !errors.Is(err, ErrBudget) {
+				t.Errorf("%s %s: %v, want ErrBudget", name, s.step, err)
+			}
+		}
+		_, work, err := run(context.Background(), syntax.Parse("", []byte(src)), &bounded)
+		if slack := int64(32*len(src)) + 100_000; !errors.Is(err, ErrBudget) || work > budget+slack {
+			t.Errorf("%s: %d units of work for a budget of %d: %v", name, work, budget, err)
 		}
 	}
 	// An ended context stops everything before any work.

@@ -57,4 +57,15 @@
 // By default Run reports only what affects a major family (Google, Bing,
 // Yandex and the other RFC 9309 robots); [Config].AllRobots reports the
 // rest too.
+//
+// # Cost
+//
+// Most files cost tens of thousands of units of work, well under a
+// millisecond; some checks compare each rule with the others, or prove a
+// fix, and cost far more on a file built for it. The work is counted, not
+// timed: each step is charged a weight in units, the same on any machine,
+// and [RunContext] stops with [ErrBudget] when it runs past
+// [Config].MaxWork, so that a file always fits in a bound or never does
+// ([DefaultMaxWork] suits a crawl). A context's deadline bounds the time
+// as well, for callers that wait for an answer.
 package lint

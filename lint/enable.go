@@ -40,14 +40,21 @@ type Unfixed struct {
 // Leftovers checks the corrected file res.Output with c and says, for
 // each finding it still has, why Fix left it: the check has no automatic
 // fix, its Intent fix was not enabled, or its fix was refused because it
-// would change a verdict.
+// would change a verdict. Leftovers has no error to return: it ignores
+// c.MaxWork.
 func Leftovers(res *FixResult, c *Config) []Unfixed {
-	us, _ := LeftoversContext(context.Background(), res, c)
+	var cfg Config
+	if c != nil {
+		cfg = *c
+	}
+	cfg.MaxWork = 0
+	us, _ := LeftoversContext(context.Background(), res, &cfg)
 	return us
 }
 
-// LeftoversContext is Leftovers that stops when ctx ends (its check is
-// RunContext): it then returns nothing and ctx's error.
+// LeftoversContext is Leftovers that stops when ctx ends or when its
+// check (RunContext) runs past c.MaxWork: it then returns nothing and
+// ctx's error or ErrBudget.
 func LeftoversContext(ctx context.Context, res *FixResult, c *Config) ([]Unfixed, error) {
 	if res == nil {
 		return nil, ctx.Err()
@@ -61,8 +68,10 @@ func LeftoversContext(ctx context.Context, res *FixResult, c *Config) ([]Unfixed
 	for i := range res.Refused {
 		refused[res.Refused[i].Check.Code] = &res.Refused[i]
 	}
-	ds := res.findings
-	if ds == nil || res.findingsCfg != cfg {
+	// The fixer's last findings were made whole, whatever their budget.
+	ds, fcfg := res.findings, res.findingsCfg
+	fcfg.MaxWork = cfg.MaxWork
+	if ds == nil || fcfg != cfg {
 		var err error
 		if ds, err = RunContext(ctx, syntax.Parse("", res.Output), &cfg); err != nil {
 			return nil, err

@@ -92,16 +92,24 @@ const maxRounds = 10
 // groups, sort rules or move lines only for first-match robots and the
 // canonical layout (LayoutFix) are left out (FixResult.Deferred). In a
 // file longer than the 500 KiB that robots read, a fix that would move a
-// line into or out of that part is refused (CutReason).
+// line into or out of that part is refused (CutReason). Fix has no error
+// to return: it ignores opt.Config.MaxWork.
 func Fix(src []byte, opt *FixOptions) *FixResult {
-	res, _ := FixContext(context.Background(), src, opt)
+	var o FixOptions
+	if opt != nil {
+		o = *opt
+	}
+	o.Config.MaxWork = 0
+	res, _ := FixContext(context.Background(), src, &o)
 	return res
 }
 
 // FixContext is Fix that stops when ctx ends: it looks at ctx before each
 // round, in the checks of each round (RunContext) and in the proofs of the
 // fixes (change.Prover, every few hundred probes). When ctx ends it
-// returns no result and ctx's error; otherwise what Fix returns and nil.
+// returns no result and ctx's error; when the check of a round runs past
+// opt.Config.MaxWork (the fixer's own proofs are not counted), no result
+// and ErrBudget; otherwise what Fix returns and nil.
 func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, error) {
 	if opt == nil {
 		opt = &FixOptions{}

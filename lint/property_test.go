@@ -99,9 +99,11 @@ func TestFixRefuses(t *testing.T) {
 
 // TestCorpus runs the checker, the fixer and Format over the -corpus
 // folder of real files (.ci/run passes it when it has one): no panic, and
-// the fix and the layout keep their promises for every file.
+// the fix and the layout keep their promises for every file; and every
+// file fits in DefaultMaxWork (checkCorpusWork).
 func TestCorpus(t *testing.T) {
 	names, srcs := testenv.Corpus(t)
+	checkCorpusWork(t, names, srcs)
 	for i, name := range names {
 		src := srcs[i][:min(len(srcs[i]), 512000)]
 		Run(syntax.Parse(name, src), &Config{Thorough: true})

@@ -13,26 +13,42 @@ import (
 // c may be nil for the zero Config. Run never fails; a file that is not a
 // robots.txt at all (HTML, binary) gets the diagnostics that say so and
 // none of the line checks. Unless c.AllRobots is set, Run keeps only the
-// diagnostics that affect a major family (Family.Major).
+// diagnostics that affect a major family (Family.Major). Run has no
+// error to return: it ignores c.MaxWork.
 func Run(f *syntax.File, c *Config) []Diagnostic {
-	ds, _ := RunContext(context.Background(), f, c)
+	var cfg Config
+	if c != nil {
+		cfg = *c
+	}
+	cfg.MaxWork = 0
+	ds, _ := RunContext(context.Background(), f, &cfg)
 	return ds
 }
 
-// RunContext is Run that stops when ctx ends: it looks at ctx between
-// checks, every few lines in the checks whose cost grows faster than the
-// file (those that compare each rule with the others, or prove a fix with
-// change.Prover), and in the prover's probe loop. When ctx ends it returns
-// no diagnostics and ctx's error; otherwise what Run returns and nil.
+// RunContext is Run that stops when ctx ends or when its work runs past
+// c.MaxWork: it looks at ctx between checks, every few thousand units of
+// work in the checks whose cost grows faster than the file (those that
+// compare each rule with the others, or prove a fix with change.Prover),
+// and in the prover's probe loop. When ctx ends it returns no diagnostics
+// and ctx's error; when the work runs past c.MaxWork, no diagnostics and
+// ErrBudget; otherwise what Run returns and nil.
 func RunContext(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, error) {
+	ds, _, err := run(ctx, f, c)
+	return ds, err
+}
+
+// run is RunContext, and the units of work the checks charged (all of
+// them, those past the budget included).
+func run(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, int64, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var cfg Config
 	if c != nil {
 		cfg = *c
 	}
 	p := check.NewPass(ctx, f, cfg.URL, cfg.Fetch.checked())
+	p.SetBudget(max(cfg.MaxWork, 0))
 	for _, ch := range Checks() {
 		if ch.Thorough && !cfg.Thorough || ch.impl == nil {
 			continue
@@ -45,15 +61,15 @@ func RunContext(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, e
 			continue
 		}
 		if err := p.Run(ch.impl); err != nil {
-			return nil, err
+			return nil, p.Work(), err
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, p.Work(), err
 		}
 	}
 	ds := diagnostics(p.Diagnostics(), cfg.AllRobots)
 	sortDiagnostics(ds)
-	return ds, nil
+	return ds, p.Work(), nil
 }
 
 // diagnostics returns the findings ds of a pass as diagnostics, in order:

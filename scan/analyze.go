@@ -477,7 +477,7 @@ func (a *analyzer) lint() {
 	if f == nil {
 		f = syntax.Parse("", a.body)
 	}
-	cfg := &lint.Config{URL: c.URL}
+	cfg := &lint.Config{URL: c.URL, MaxWork: a.o.lintWork()}
 	if c.Status != 0 {
 		cfg.Fetch = &lint.Fetch{
 			Hops:         []lint.Hop{{URL: c.URL, Status: c.Status, Location: c.Header.Get("Location")}},
@@ -488,8 +488,15 @@ func (a *analyzer) lint() {
 			Date:         c.Time,
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.o.lintBudget())
-	defer cancel()
+	// The budget is work, not time (lint.ErrBudget): a capture runs out
+	// of it on any machine or on none. Only the deprecated LintBudget
+	// adds a deadline.
+	ctx := context.Background()
+	if a.o.LintBudget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.o.LintBudget)
+		defer cancel()
+	}
 	ds, err := lint.RunContext(ctx, f, cfg)
 	if err != nil {
 		a.row.LintTimeout = true

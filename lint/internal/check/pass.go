@@ -37,14 +37,19 @@ type Pass struct {
 	// RB3xx–RB7xx do not run. text is set when the body is text, neither
 	// UTF-16/32 nor binary.
 	skipContent, text bool
-	// ctx ends the run; err is its error once Stopped has seen it end;
-	// polls counts the calls of Stopped.
-	ctx   context.Context
-	err   error
-	polls uint
+	// ctx ends the run; err is its error, or ErrBudget, once Spend has
+	// seen the run stop. work counts the units charged (Spend), budget
+	// bounds them (0: no bound); nextPoll is the count at which Spend
+	// looks at ctx next.
+	ctx          context.Context
+	err          error
+	work, budget int64
+	nextPoll     int64
 	// prover compares the file with edited copies (equivalentTo), made
-	// when first needed.
-	prover *change.Prover
+	// when first needed; proverAgents is the agents it compares
+	// (agentPolls), 0 until counted.
+	prover       *change.Prover
+	proverAgents int
 	// groupKeys holds each group's agent keys (GroupKeys), made when
 	// first needed.
 	groupKeys [][]string
@@ -56,6 +61,8 @@ type Pass struct {
 func NewPass(ctx context.Context, f *syntax.File, url string, fetch *Fetch) *Pass {
 	p := &Pass{File: f, Src: f.String(), URL: url, Fetch: fetch, ctx: ctx}
 	p.model()
+	p.work = int64(p.fileCost())
+	p.nextPoll = p.work + pollEvery
 	if h := fetch.Final(); fetch != nil && (h.Status < 200 || h.Status > 299) {
 		p.skipContent = true
 	}
@@ -67,11 +74,17 @@ func NewPass(ctx context.Context, f *syntax.File, url string, fetch *Fetch) *Pas
 	return p
 }
 
-// Run runs c over the pass; what it finds joins Diagnostics. It returns
-// the context's error when the context ended during the run (Stopped).
+// Run runs c over the pass; what it finds joins Diagnostics. A check
+// costs one read of the whole file, charged first, and what its loops
+// charge (Spend). Run returns ErrBudget when the work ran past the
+// pass's budget, and the context's error when the context ended (the
+// check may then have given up half-way); c does not run when the pass
+// has stopped before it.
 func (p *Pass) Run(c *Check) error {
 	p.check = c
-	c.Run(p)
+	if !p.Spend(checkUnits + p.fileCost()) {
+		c.Run(p)
+	}
 	return p.err
 }
 
@@ -89,30 +102,22 @@ func (p *Pass) SkipContent() bool { return p.skipContent }
 // made.
 func (p *Pass) Text() bool { return p.text }
 
-// Stopped reports whether the run's context has ended, looking at it on
-// every 16th call; once it has, every call reports it, and Run returns
-// the context's error. A check calls it in its loops whose cost grows
-// faster than the file, and gives up.
-func (p *Pass) Stopped() bool {
-	if p.err != nil {
-		return true
-	}
-	p.polls++
-	if p.polls%16 != 0 {
-		return false
-	}
-	p.err = p.ctx.Err()
-	return p.err != nil
-}
-
 // equivalentTo is change.Prover.Against for the pass's text and b, under
-// the pass's context: the first failure stays in p.err. The pass's text
-// is read once, however many fixes its checks try.
+// the pass's context and budget: the first failure stays in p.err. The
+// pass's text is read once, however many fixes its checks try. A proof
+// costs what compiling the texts does (the pass's text under both
+// profiles, once; b under both, each time) and each look of the prover at
+// its context (meter).
 func (p *Pass) equivalentTo(b string) (*change.Difference, error) {
+	cost := len(b) * proofByteUnits
+	if p.prover == nil {
+		cost += len(p.Src) * proofByteUnits
+	}
+	if p.Spend(cost) {
+		return nil, p.err
+	}
 	if err := p.ctx.Err(); err != nil {
-		if p.err == nil {
-			p.err = err
-		}
+		p.err = err
 		return nil, err
 	}
 	if p.prover == nil {
@@ -120,7 +125,8 @@ func (p *Pass) equivalentTo(b string) (*change.Difference, error) {
 	}
 	// A view of b, not a copy: the prover only reads it, and keeps
 	// nothing of it (robots.Parse and syntax.Parse copy what they keep).
-	d, err := p.prover.Against(p.ctx, unsafe.Slice(unsafe.StringData(b), len(b)))
+	m := &meter{Context: p.ctx, p: p, agentPolls: p.agentPolls()}
+	d, err := p.prover.Against(m, unsafe.Slice(unsafe.StringData(b), len(b)))
 	if err != nil && p.err == nil {
 		p.err = err
 	}
@@ -131,6 +137,7 @@ func (p *Pass) equivalentTo(b string) (*change.Difference, error) {
 func (p *Pass) ReportFile(format string, args ...any) *Diagnostic {
 	d := &Diagnostic{Check: p.check, Offset: -1, Message: fmt.Sprintf(format, args...)}
 	p.diags = append(p.diags, d)
+	p.Spend(reportUnits)
 	return d
 }
 
@@ -145,6 +152,7 @@ func (p *Pass) ReportAt(l *Line, off int, format string, args ...any) *Diagnosti
 		Group:   l.Group,
 	}
 	p.diags = append(p.diags, d)
+	p.Spend(reportUnits)
 	return d
 }
 

@@ -14,8 +14,8 @@
 package eval
 
 import (
-	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/robotskit/robots/internal/arena"
@@ -36,6 +36,54 @@ const budget = 4_000_000
 // crossBudget bounds the wildcard-by-rule crossings Candidates adds to a
 // group's candidate URLs.
 const crossBudget = 5_000
+
+// The units of work (check.Pass.Spend) of the evaluators' steps.
+const (
+	// matchUnits is a candidate URL matched against one rule.
+	matchUnits = 32
+	// lookupUnits is looking up the prefix and exact rules that match a
+	// candidate URL, one map lookup for each of its lengths.
+	lookupUnits = 180
+	// crossUnits is a crossing of two rules (AppendCross) for
+	// Candidates: up to six URLs built, added to a set and sorted;
+	// appendCrossUnits is one that is only built.
+	crossUnits       = 500
+	appendCrossUnits = 64
+	// candUnits is the candidate URLs of one value (AppendCandidates),
+	// added to a set, and their share of sorting.
+	candUnits = 400
+)
+
+// ruleMatchUnits is the units of matching a URL against r: a wildcard
+// pattern, or a comparison of octets.
+func ruleMatchUnits(r *Rule) int {
+	if r.Kind == Wild {
+		return matchUnits
+	}
+	return 2
+}
+
+// lmUnits is the units of deciding one candidate URL with s (LM, FM or
+// LMFM): the prefix and exact rules of each of its lengths are looked up,
+// and it is matched against each wildcard rule.
+func lmUnits(s *Set) int { return lookupUnits + matchUnits*len(s.wild) }
+
+// CandidatesCost is the units of work of Candidates over the rules of s:
+// the candidates of each value, and the crossings of the wildcard rules
+// with every rule when Candidates makes them.
+func CandidatesCost(s *Set) int {
+	n := len(s.Rules) * candUnits
+	if cross := len(s.wild) * len(s.Rules); cross <= crossBudget {
+		n += cross * crossUnits
+	}
+	return n
+}
+
+// DecideCost is the units of work of deciding so many candidate URLs
+// with s, each once (LM, FM or LMFM).
+func DecideCost(s *Set, candidates int) int {
+	return candidates * lmUnits(s)
+}
 
 // A Rule is an Allow or Disallow line as the evaluators read it.
 type Rule struct {
@@ -311,25 +359,30 @@ func AppendCross(ar *arena.Arena, cands []string, a, b *Rule) []string {
 
 // units returns the rule sets that decide for the robots of group g, one
 // per distinct set: for each agent of g, the groups naming that agent,
-// whose rules RFC 9309 merges.
+// whose rules RFC 9309 merges. It returns nil when the pass has stopped.
 func units(p *check.Pass, g *check.Group) [][]int {
 	var out [][]int
 	seen := map[string]bool{}
 	for _, i := range g.Agents {
 		key := p.Lines[i].Agent
 		var groups []int
-		sig := ""
+		var sig []byte
 		for gi := range p.Groups {
+			// Each agent of the group is compared with the key.
+			if p.Spend(1 + len(p.Groups[gi].Agents)) {
+				return nil
+			}
 			for _, j := range p.Groups[gi].Agents {
 				if p.Lines[j].Agent == key {
 					groups = append(groups, gi)
-					sig += fmt.Sprint(gi, ",")
+					sig = strconv.AppendInt(sig, int64(gi), 10)
+					sig = append(sig, ',')
 					break
 				}
 			}
 		}
-		if !seen[sig] {
-			seen[sig] = true
+		if !seen[string(sig)] {
+			seen[string(sig)] = true
 			out = append(out, groups)
 		}
 	}

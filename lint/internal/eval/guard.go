@@ -49,6 +49,9 @@ func (gd *Guard) unitsOf(gi int) []*unit {
 	}
 	var us []*unit
 	for _, gs := range units(gd.p, &gd.p.Groups[gi]) {
+		if gd.p.Spend(len(gs) * 8) { // the signature below
+			return nil
+		}
 		sig := fmt.Sprint(gs)
 		u, ok := gd.units[sig]
 		if !ok {
@@ -64,6 +67,9 @@ func (gd *Guard) unitsOf(gi int) []*unit {
 // newUnit prepares the set s for the guard.
 func (gd *Guard) newUnit(s *Set) *unit {
 	u := &unit{s: s, at: map[int]int{}}
+	if gd.p.Spend(CandidatesCost(s)) {
+		return u // not cheap: its guards answer false
+	}
 	u.cands = append(Candidates(&gd.p.Arena, s.Rules), "/robots.txt")
 	sort.Strings(u.cands)
 	u.cheap = Affordable(s, len(u.cands))
@@ -174,6 +180,9 @@ func (gd *Guard) keepsLMIn(u *unit, i int, newVal string, remove, sameMatch bool
 		return false
 	}
 	s := u.s
+	if gd.p.Spend(len(s.Rules)) { // the rules read below
+		return false
+	}
 	old := s.Rules[at]
 	repl := NewRule(i, old.Allow, Norm(newVal))
 	if remove {
@@ -202,6 +211,21 @@ func (gd *Guard) keepsLMIn(u *unit, i int, newVal string, remove, sameMatch bool
 			versions = append(versions, r)
 		}
 	}
+	cs := s // crossed with Google's implicit Allows too
+	if u.sg != nil {
+		cs = u.sg
+	}
+	crosses := 0
+	for _, r := range versions {
+		if r.Kind == Wild {
+			crosses += len(cs.Rules)
+		} else if r.Val != "" {
+			crosses += len(cs.wild)
+		}
+	}
+	if gd.p.Spend(crosses * appendCrossUnits) {
+		return false
+	}
 	var cands []string
 	for _, r := range versions {
 		if r.Val == "" {
@@ -215,10 +239,6 @@ func (gd *Guard) keepsLMIn(u *unit, i int, newVal string, remove, sameMatch bool
 			cands = append(cands, u.cands[k])
 		}
 		cands = AppendCandidates(&gd.p.Arena, cands, r.Val)
-		cs := s // crossed with Google's implicit Allows too
-		if u.sg != nil {
-			cs = u.sg
-		}
 		if r.Kind == Wild {
 			for k := range cs.Rules {
 				cands = AppendCross(&gd.p.Arena, cands, &cs.Rules[k], r)
@@ -228,6 +248,13 @@ func (gd *Guard) keepsLMIn(u *unit, i int, newVal string, remove, sameMatch bool
 				cands = AppendCross(&gd.p.Arena, cands, &cs.Rules[k], r)
 			}
 		}
+	}
+	match := 0 // the units of matching a candidate against every version
+	for _, r := range versions {
+		match += ruleMatchUnits(r)
+	}
+	if gd.p.Spend(len(cands) * match) {
+		return false
 	}
 	n := 0
 	for _, c := range cands {
@@ -261,7 +288,16 @@ func (gd *Guard) keepsLMIn(u *unit, i int, newVal string, remove, sameMatch bool
 	if repl.Val != "" {
 		replS = replG[:1]
 	}
+	// Each candidate is decided twice (LM, and LM without the rule) in
+	// each view, until one tells them apart.
+	cost := 2 * lmUnits(s)
+	if u.sg != nil {
+		cost += 2 * lmUnits(u.sg)
+	}
 	for _, c := range cands[:n] {
+		if gd.p.Spend(cost) {
+			return false
+		}
 		if verdict(s, s.LM(c)) != s.lmLine(c, gone, replS) {
 			return false
 		}

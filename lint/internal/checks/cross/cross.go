@@ -61,8 +61,11 @@ func orderDependent(p *check.Pass, g *check.Group) {
 		return
 	}
 	s := eval.GroupSet(p, g)
+	if p.Spend(eval.CandidatesCost(s)) {
+		return
+	}
 	cands := eval.Candidates(&p.Arena, s.Rules)
-	if !eval.Affordable(s, len(cands)) {
+	if !eval.Affordable(s, len(cands)) || p.Spend(eval.DecideCost(s, len(cands))) {
 		return
 	}
 	// Each pair of rules on which FM and LM disagree, in the order the
@@ -203,7 +206,9 @@ var rb703 = &check.Check{
 				if y == "" || y == "*" {
 					continue
 				}
+				seen := 0
 				for _, x := range earlier {
+					seen++
 					if x.group < gi && x.key != y && strings.Contains(y, x.key) {
 						xl := &p.Lines[x.line]
 						p.ReportValue(l, "Robots that take the first group containing their name use %q (line %d) for %q",
@@ -211,6 +216,11 @@ var rb703 = &check.Check{
 							Relate(xl.Num, "the earlier group")
 						break
 					}
+				}
+				// Each agent is compared with the keys before it: a unit
+				// for every few keys.
+				if p.Spend(seen/pairsPerUnit + 1) {
+					return
 				}
 			}
 			// Keys join the list once their group is over, so that agents
@@ -300,6 +310,9 @@ var rb705 = &check.Check{
 			if letters < 3 {
 				continue
 			}
+			if p.Spend(len(tokens.Known()) * knownUnits) {
+				return
+			}
 			ex, n := containing(k, 3)
 			if n == 0 {
 				continue
@@ -318,6 +331,18 @@ var rb705 = &check.Check{
 func literalLen(v string) int {
 	return len(strings.TrimSuffix(v, "$")) - strings.Count(strings.TrimSuffix(v, "$"), "*")
 }
+
+// knownUnits is the units of work (check.Pass.Spend) of comparing an
+// agent name with one known token (containing).
+const knownUnits = 8
+
+// pairsPerUnit is how many of the rule pairs RB706 compares make a unit
+// of work (check.Pass.Spend), those it must look into (overlap) aside.
+const pairsPerUnit = 4
+
+// overlapUnits is the units of work (check.Pass.Spend) of one call of
+// overlap: some twenty matches, and the crossings built.
+const overlapUnits = 150
 
 // pairBudget bounds the rule pairs RB706 compares in one group.
 const pairBudget = 1_000_000
@@ -355,6 +380,11 @@ var rb706 = &check.Check{
 				return cands[k]
 			}
 			for x := range rules {
+				// A unit for each pair the row compares, and more for
+				// those whose candidates it matches (overlap).
+				if p.Spend((len(rules)-x)/pairsPerUnit + 1) {
+					return
+				}
 				for y := x + 1; y < len(rules); y++ {
 					a, b := &rules[x], &rules[y]
 					if a.Allow == b.Allow || a.Val == "" || b.Val == "" || a.Kind != eval.Wild && b.Kind != eval.Wild {
@@ -366,7 +396,13 @@ var rb706 = &check.Check{
 					}
 					octet := len(al.Val) >= len(dl.Val)
 					literal := literalLen(al.Val) >= literalLen(dl.Val)
-					if octet == literal || !overlap(a, b, candsOf(x), candsOf(y), &buf) {
+					if octet == literal {
+						continue
+					}
+					if p.Spend(overlapUnits) {
+						return
+					}
+					if !overlap(a, b, candsOf(x), candsOf(y), &buf) {
 						continue
 					}
 					later := &p.Lines[b.Line]

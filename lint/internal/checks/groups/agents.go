@@ -89,6 +89,13 @@ func knownIn(v string) string {
 	return ""
 }
 
+// The units of work (check.Pass.Spend) of comparing an agent name with
+// one known token: by substring (partOfKnown), by distance (nearest).
+const (
+	containUnits  = 8
+	distanceUnits = 24
+)
+
 // partOfKnown reports whether k, of three letters or more, is part
 // of a known token's name without being one (the case RB705 reports).
 func partOfKnown(k string) bool {

@@ -285,6 +285,10 @@ func repeated(p *check.Pass, global bool) {
 			}
 			edits, ok := merges[f.group]
 			if !ok {
+				// Each later group's keys are compared with the first's.
+				if p.Spend(len(p.Groups) - f.group) {
+					return
+				}
 				var later []*check.Group
 				for j := f.group + 1; j < len(p.Groups); j++ {
 					if slices.Equal(keys[f.group], p.GroupKeys(&p.Groups[j])) {
@@ -383,6 +387,10 @@ var rb411 = &check.Check{
 			g := &p.Groups[gi]
 			if !g.Global {
 				continue
+			}
+			// Each "*" group looks at every group after it.
+			if p.Spend((len(p.Groups)-gi)/8 + 1) {
+				return
 			}
 			later := false
 			for j := gi + 1; j < len(p.Groups); j++ {
@@ -499,6 +507,13 @@ var rb414 = &check.Check{
 			}
 			known, ok := near[k]
 			if !ok {
+				// Both read every known token; nearest's answers are
+				// kept for the process, but charged all the same, so
+				// that the count does not depend on what the process
+				// checked before.
+				if p.Spend(len(tokens.Known()) * (containUnits + distanceUnits)) {
+					return
+				}
 				if !partOfKnown(k) { // else RB705's case
 					known = nearest(k)
 				}

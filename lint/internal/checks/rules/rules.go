@@ -481,6 +481,10 @@ func coveredRules(p *check.Pass, gd *eval.Guard, g *check.Group) {
 		if r.Val == "" || strings.ContainsAny(r.Val, "*$") || wild[b2i(!r.Allow)] {
 			continue
 		}
+		// Two lookups for each prefix of the value.
+		if p.Spend(len(r.Val) * prefixUnits) {
+			return
+		}
 		// The longest opposite rule that is a prefix of p (p included).
 		opp := -1
 		for n := 1; n <= len(r.Val); n++ {
@@ -522,6 +526,10 @@ func coveredRules(p *check.Pass, gd *eval.Guard, g *check.Group) {
 		}
 	}
 }
+
+// prefixUnits is the units of work (check.Pass.Spend) of coveredRules'
+// lookups of the rules of one prefix of a value, of either kind.
+const prefixUnits = 16
 
 // b2i is 1 for true, 0 for false.
 func b2i(b bool) int {
