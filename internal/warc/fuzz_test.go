@@ -80,6 +80,9 @@ func FuzzResponse(f *testing.F) {
 		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n\r\n" + chunk(gzipped(robotsBody), 5),
 		"HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\r\n" + deflated(robotsBody),
 		"HTTP/1.1 200 OK\r\nContent-Encoding: deflate, gzip\r\n\r\n" + gzipped(zlibbed(robotsBody)),
+		"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n" + brotlied(robotsBody),
+		"HTTP/1.1 200 OK\r\nContent-Encoding: zstd, br\r\n\r\n" + brotlied(zstded(robotsBody)),
+		"HTTP/1.1 200 OK\r\nContent-Encoding: compress\r\n\r\n\x1f\x9d\x90",
 		"HTTP/1.0 304\n ETag: x\n",
 	} {
 		f.Add([]byte(s), int64(0))
@@ -92,7 +95,7 @@ func FuzzResponse(f *testing.F) {
 func checkResponse(t *testing.T, rec *warc.Record, maxBody int) {
 	resp, err := rec.Response(maxBody)
 	if err != nil {
-		if !errors.Is(err, warc.ErrNotHTTP) {
+		if !errors.Is(err, warc.ErrNotHTTP) && !errors.Is(err, warc.ErrCoding) {
 			t.Fatalf("Response: %v", err)
 		}
 		return

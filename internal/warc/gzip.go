@@ -3,9 +3,10 @@ package warc
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"io"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // A gzip WARC file is a series of gzip members (RFC 1952 §2.2), written
@@ -14,6 +15,13 @@ import (
 // or, less usefully, as one member holding every record. members hands out
 // the decompressed bytes of all members as one stream and notes, for each
 // member, where it starts in the compressed input and in that stream.
+//
+// The members are inflated by github.com/klauspost/compress/gzip, the
+// maintained, faster drop-in for compress/gzip: one gzip.Reader is reset
+// for each member, which allocates nothing, and its inflater reads the
+// bufio.Reader's buffer in place. Like compress/gzip over an
+// io.ByteReader, it consumes no byte past a member's trailer, which pos
+// relies on.
 //
 // When a member is corrupt, members reports it once (a *memberError) and
 // then looks for the next member from the byte after the corrupt one's

@@ -7,13 +7,23 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 )
 
 // ErrNotHTTP: the block does not start with an HTTP status line.
 var ErrNotHTTP = errors.New("warc: block is not an HTTP response")
+
+// ErrCoding: the response's Content-Encoding names a content coding that
+// Response does not undo (compress, or a name no registry knows), or more
+// than eight of them, or its decoder failed, so that its payload cannot
+// be read; the error also names the coding.
+var ErrCoding = errors.New("warc: cannot undo the content coding")
 
 // A Response is the HTTP response a 'response' record holds (WARC/1.1
 // §6.3.2: "the full HTTP response received over the network, including
@@ -27,7 +37,8 @@ type Response struct {
 	// (X-Crawler-Content-Encoding, X-Crawler-Transfer-Encoding).
 	Header http.Header
 	// Body is the payload with its transfer coding (chunked) and content
-	// codings (gzip, x-gzip, deflate) undone, cut to the maxBody given.
+	// codings (gzip, x-gzip, deflate, br, zstd) undone, cut to the maxBody
+	// given.
 	Body []byte
 	// Size is the payload's length before the cut. When the record's
 	// block was itself cut (by the Reader's block limit), Size is the
@@ -37,10 +48,6 @@ type Response struct {
 	// Cut is set when Body holds less than the payload recorded: cut to
 	// maxBody, or the block was cut, or the decoded size passed 64 MiB.
 	Cut bool
-	// Encoding names the content codings left undone (other than gzip,
-	// x-gzip and deflate, such as br), "" when none: Body then holds the
-	// payload still so coded.
-	Encoding string
 }
 
 // maxFields bounds the header fields a Response keeps.
@@ -52,7 +59,9 @@ const maxDecoded = 64 << 20
 
 // Response parses the record's block as an HTTP response message (RFC
 // 9112 §2.1: status line, header fields, empty line, body) and decodes its
-// payload, keeping at most maxBody bytes of it.
+// payload, keeping at most maxBody bytes of it. It returns ErrNotHTTP for
+// a block that is no HTTP response, and an error wrapping ErrCoding for a
+// payload in a content coding it cannot undo.
 func (rec *Record) Response(maxBody int) (*Response, error) {
 	return parseResponse(rec.Block, rec.Length, max(maxBody, 0))
 }
@@ -64,11 +73,12 @@ func parseResponse(block []byte, length int64, maxBody int) (*Response, error) {
 	if !ok {
 		return nil, ErrNotHTTP
 	}
-	resp := &Response{Proto: proto, StatusCode: code, Header: make(http.Header)}
+	resp := &Response{Proto: proto, StatusCode: code}
 
-	// Header fields (RFC 9112 §5), up to the empty line.
-	var last string
-	fields, ended := 0, false
+	// Header fields (RFC 9112 §5), up to the empty line. The section is
+	// found first, then copied once: names and values are substrings of
+	// that copy.
+	start, end, lines, ended := i, i, 0, false
 	for i < len(block) {
 		line, next, whole := nextLine(block, i)
 		if !whole && cut {
@@ -79,24 +89,44 @@ func parseResponse(block []byte, length int64, maxBody int) (*Response, error) {
 			ended = true
 			break
 		}
-		if line[0] == ' ' || line[0] == '\t' {
+		end = i
+		lines++
+	}
+	resp.Header = make(http.Header, min(lines, maxFields))
+	vals := make([]string, 0, min(lines, maxFields))
+	var last string
+	fields := 0
+	for rest := string(block[start:end]); rest != ""; {
+		var line string
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = strings.TrimSuffix(rest[:j], "\r"), rest[j+1:]
+		} else {
+			line, rest = rest, "" // the last line of a block, without LF
+		}
+		if line != "" && (line[0] == ' ' || line[0] == '\t') {
 			// obs-fold (RFC 9112 §5.2): a continuation, replaced by a space.
 			if vs := resp.Header[last]; len(vs) > 0 {
-				if v := strings.Trim(string(line), " \t"); v != "" {
+				if v := strings.Trim(line, " \t"); v != "" {
 					vs[len(vs)-1] = strings.TrimSpace(vs[len(vs)-1] + " " + v)
 				}
 			}
 			continue
 		}
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		name = bytes.TrimRight(name, " \t")
-		if !ok || !isToken(string(name)) || fields >= maxFields {
+		name, value, ok := strings.Cut(line, ":")
+		name = strings.TrimRight(name, " \t")
+		if !ok || !isToken(name) || fields >= maxFields {
 			last = ""
 			continue // not a field line: ignore it, as a browser would
 		}
 		fields++
-		last = http.CanonicalHeaderKey(string(name))
-		resp.Header[last] = append(resp.Header[last], string(bytes.Trim(value, " \t")))
+		last = http.CanonicalHeaderKey(name)
+		value = strings.Trim(value, " \t")
+		if vs, ok := resp.Header[last]; ok {
+			resp.Header[last] = append(vs, value)
+		} else {
+			vals = append(vals, value)
+			resp.Header[last] = vals[len(vals)-1 : len(vals) : len(vals)]
+		}
 	}
 	if !ended {
 		// A block of headers alone (a revisit record's), or cut before
@@ -115,15 +145,20 @@ func parseResponse(block []byte, length int64, maxBody int) (*Response, error) {
 			payload = d
 		}
 	}
-	codings := contentCodings(resp.Header)
-	if len(codings) == 0 {
+	codings, err := contentCodings(resp.Header)
+	if err != nil && len(payload) > 0 {
+		return nil, err
+	}
+	if len(codings) == 0 || len(payload) == 0 {
 		resp.Body = bytes.Clone(payload[:min(len(payload), maxBody)])
 		resp.Size = int64(len(payload))
 		if cut && len(payload) == len(body) {
 			resp.Size = declared // exact: the body is not coded
 		}
 	} else {
-		resp.Body, resp.Size, resp.Encoding, resp.Cut = decode(payload, codings, maxBody)
+		if resp.Body, resp.Size, resp.Cut, err = decode(payload, codings, maxBody); err != nil {
+			return nil, err
+		}
 	}
 	if cut {
 		resp.Size = max(resp.Size, declared)
@@ -180,19 +215,43 @@ func chunked(h http.Header) bool {
 }
 
 // contentCodings returns the content codings in the order applied (RFC
-// 9110 §8.4), "identity" left out. As with Transfer-Encoding, Common
+// 9110 §8.4), "identity" left out, or an error wrapping ErrCoding for a
+// coding that decode does not undo (RFC 9110 §8.4.1.1's compress among
+// them) or for more than maxCodings. As with Transfer-Encoding, Common
 // Crawl's X-Crawler-Content-Encoding names a coding already undone.
-func contentCodings(h http.Header) []string {
+func contentCodings(h http.Header) ([]string, error) {
 	var out []string
 	for _, v := range h.Values("Content-Encoding") {
 		for c := range strings.SplitSeq(v, ",") {
 			c = strings.ToLower(strings.TrimSpace(c))
-			if c != "" && c != "identity" && len(out) < 8 {
+			switch {
+			case c == "" || c == "identity":
+			case !knownCoding(c):
+				return nil, fmt.Errorf("%w %q", ErrCoding, clip(c))
+			case len(out) == maxCodings:
+				return nil, fmt.Errorf("%w: more than %d codings", ErrCoding, maxCodings)
+			default:
 				out = append(out, c)
 			}
 		}
 	}
-	return out
+	return out, nil
+}
+
+// maxCodings bounds the content codings of a payload that are undone.
+const maxCodings = 8
+
+// knownCoding reports whether decoder undoes the content coding c: the
+// codings of the HTTP Content Coding Registry
+// (https://www.iana.org/assignments/http-parameters/http-parameters.xhtml#content-coding)
+// that servers send, except compress (LZW, RFC 9110 §8.4.1.1), which no
+// browser reads either.
+func knownCoding(c string) bool {
+	switch c {
+	case "gzip", "x-gzip", "deflate", "br", "zstd":
+		return true
+	}
+	return false
 }
 
 // dechunk undoes the chunked transfer coding (RFC 9112 §7.1): chunk-size
@@ -252,21 +311,30 @@ func chunkSize(line []byte) (int64, bool) {
 	return n, true
 }
 
-// decode undoes the content codings of p, last applied first, and returns
-// up to maxBody bytes of the result, its size (counted up to maxDecoded),
-// the codings it could not undo, and whether the count stopped at the
-// bound. A coding whose data is not so coded (a gzip body without the gzip
-// magic, RFC 1952 §2.3.1) was undone by the recorder: the rest of p is
-// taken as is. So is a body that fails to decode at its first byte.
-func decode(p []byte, codings []string, maxBody int) (body []byte, size int64, left string, bound bool) {
+// decode undoes the content codings of p, last applied first (RFC 9110
+// §8.4: "listed in the order in which they were applied"), and returns up
+// to maxBody bytes of the result, its size (counted up to maxDecoded, so
+// that a decompression bomb is read no further) and whether the count
+// stopped at that bound. Every coding must be known (contentCodings). A
+// coding whose data is not so coded (a gzip body without the gzip magic,
+// RFC 1952 §2.3.1) was undone by the recorder: the rest of p is taken as
+// is. So is a body that fails to decode at its first byte (text stored
+// decoded under "br", which has no magic number). A decoder of another
+// package that panics on its input is an error wrapping ErrCoding, not a
+// panic of Response.
+func decode(p []byte, codings []string, maxBody int) (body []byte, size int64, bound bool, err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			body, size, bound = nil, 0, false
+			err = fmt.Errorf("%w: decoding %q failed: %v", ErrCoding, strings.Join(codings, ", "), e)
+		}
+	}()
 	var rd io.Reader = bytes.NewReader(p)
 	applied := 0
 	for i := len(codings) - 1; i >= 0; i-- {
-		next, ok, known := decoder(rd, codings[i])
-		if !known {
-			left = strings.Join(codings[:i+1], ", ")
-			rd = next
-			break
+		next, ok, closer := decoder(rd, codings[i])
+		if closer != nil {
+			defer closer()
 		}
 		rd = next
 		if !ok {
@@ -275,54 +343,80 @@ func decode(p []byte, codings []string, maxBody int) (body []byte, size int64, l
 		applied++
 	}
 	if applied == 0 {
-		size = int64(len(p))
-		return bytes.Clone(p[:min(len(p), maxBody)]), size, left, false
+		return bytes.Clone(p[:min(len(p), maxBody)]), int64(len(p)), false, nil
 	}
-	body, err := io.ReadAll(io.LimitReader(rd, int64(maxBody)))
-	if len(body) == 0 && err != nil {
+	body, rerr := io.ReadAll(io.LimitReader(rd, int64(maxBody)))
+	if len(body) == 0 && rerr != nil {
 		// Not coded after all, at least not readably.
-		return bytes.Clone(p[:min(len(p), maxBody)]), int64(len(p)), left, false
+		return bytes.Clone(p[:min(len(p), maxBody)]), int64(len(p)), false, nil
 	}
 	size = int64(len(body))
-	if err == nil && len(body) == maxBody {
+	if rerr == nil && len(body) == maxBody {
 		n, _ := io.CopyN(io.Discard, rd, maxDecoded-size+1)
 		size += n
 		if size > maxDecoded {
 			size, bound = maxDecoded, true
 		}
 	}
-	return body, size, left, bound
+	return body, size, bound, nil
 }
 
-// decoder returns a reader of r with the content coding c undone; ok is
-// false when r's data does not carry the coding (then the reader returned
-// reads r's data unchanged), and known is false for a coding it does not
-// undo. gzip and x-gzip are one coding (RFC 9110 §8.4.1.3); deflate is the
-// zlib format (RFC 9110 §8.4.1.2, RFC 1950), but some servers send raw
-// deflate data (RFC 1951) instead, which the note in that section
-// mentions: both are read.
-func decoder(r io.Reader, c string) (next io.Reader, ok, known bool) {
+// zstdMaxWindow is the largest window a zstd payload may use: RFC 9659
+// §3 (https://www.rfc-editor.org/rfc/rfc9659#section-3) bounds the
+// Window_Size of the "zstd" content coding to 8 MB, so that a decoder's
+// memory is bounded.
+const zstdMaxWindow = 8 << 20
+
+// newBrotli returns a reader of the Brotli stream r; a variable, so that
+// a test can make it fail.
+var newBrotli = func(r io.Reader) io.Reader { return brotli.NewReader(r) }
+
+// decoder returns a reader of r with the content coding c, which must be
+// known (knownCoding), undone, and a function that frees the decoder when
+// there is one to free; ok is false when r's data does not carry the
+// coding (then the reader returned reads r's data unchanged).
+//
+// gzip and x-gzip are one coding (RFC 9110 §8.4.1.3); deflate is the zlib
+// format (RFC 9110 §8.4.1.2, RFC 1950), but some servers send raw deflate
+// data (RFC 1951) instead, which the note in that section mentions: both
+// are read. br is Brotli (RFC 7932, its window at most 16 MiB, §9.1), and
+// zstd Zstandard (RFC 8878 §3.1.1: frames start with the magic number
+// 0xFD2FB528, skippable frames with 0x184D2A5?, §3.1.2).
+func decoder(r io.Reader, c string) (next io.Reader, ok bool, free func()) {
 	br := bufio.NewReaderSize(r, 512)
-	head, _ := br.Peek(2)
+	head, _ := br.Peek(4)
 	switch c {
 	case "gzip", "x-gzip":
 		if len(head) < 2 || head[0] != 0x1f || head[1] != 0x8b {
-			return br, false, true
+			return br, false, nil
 		}
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return br, false, true
+			return br, false, nil
 		}
-		return zr, true, true
+		return zr, true, nil
 	case "deflate":
-		if len(head) == 2 && head[0]&0x0f == 8 && head[0]>>4 <= 7 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
+		if len(head) >= 2 && head[0]&0x0f == 8 && head[0]>>4 <= 7 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
 			zr, err := zlib.NewReader(br)
 			if err != nil {
-				return br, false, true
+				return br, false, nil
 			}
-			return zr, true, true
+			return zr, true, nil
 		}
-		return flate.NewReader(br), true, true
+		return flate.NewReader(br), true, nil
+	case "br":
+		return newBrotli(br), true, nil
+	case "zstd":
+		frame := len(head) == 4 && (string(head) == "\x28\xb5\x2f\xfd" || head[0]&0xf0 == 0x50 && string(head[1:]) == "\x2a\x4d\x18")
+		if !frame {
+			return br, false, nil
+		}
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecodeBuffersBelow(0))
+		if err != nil {
+			return br, false, nil
+		}
+		return zr, true, zr.Close
 	}
-	return br, false, false
+	return br, false, nil
 }

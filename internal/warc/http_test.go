@@ -7,14 +7,33 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 	"github.com/robotskit/robots/internal/warc"
 )
 
 func gzipped(s string) string {
 	return string(gz([]byte(s)))
+}
+
+// brotlied codes s in Brotli (RFC 7932).
+func brotlied(s string) string {
+	var b bytes.Buffer
+	w := brotli.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+// zstded codes s in one Zstandard frame (RFC 8878).
+func zstded(s string) string {
+	w, _ := zstd.NewWriter(nil)
+	defer w.Close()
+	return string(w.EncodeAll([]byte(s), nil))
 }
 
 func zlibbed(s string) string {
@@ -48,22 +67,22 @@ func chunk(s string, n int) string {
 
 // TestResponse parses the blocks of response records: status line, header
 // fields (RFC 9112 §5, obs-fold §5.2), and the payload with the chunked
-// transfer coding (RFC 9112 §7.1) and the gzip, x-gzip (RFC 9110 §8.4.1.3)
-// and deflate (§8.4.1.2, zlib or raw) content codings undone, or left as
-// Common Crawl stored them (X-Crawler-Content-Encoding,
+// transfer coding (RFC 9112 §7.1) and the gzip, x-gzip (RFC 9110 §8.4.1.3),
+// deflate (§8.4.1.2, zlib or raw), br (RFC 7932) and zstd (RFC 8878)
+// content codings undone, stacked ones last applied first (RFC 9110
+// §8.4), or left as Common Crawl stored them (X-Crawler-Content-Encoding,
 // X-Crawler-Transfer-Encoding: https://github.com/commoncrawl/news-crawl/issues/30).
 func TestResponse(t *testing.T) {
 	const body = robotsBody
 	for _, tt := range []struct {
-		name     string
-		block    string
-		maxBody  int
-		status   int
-		body     string
-		size     int64
-		cut      bool
-		encoding string
-		header   map[string]string
+		name    string
+		block   string
+		maxBody int
+		status  int
+		body    string
+		size    int64
+		cut     bool
+		header  map[string]string
 	}{
 		{name: "plain", block: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n" + body,
 			status: 200, body: body, size: int64(len(body)), header: map[string]string{"Content-Type": "text/plain"}},
@@ -99,10 +118,30 @@ func TestResponse(t *testing.T) {
 			status: 200, body: body, size: int64(len(body))},
 		{name: "deflate header, body stored decoded", block: "HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\r\n" + body,
 			status: 200, body: body, size: int64(len(body))},
-		{name: "br left coded", block: "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n\x1b\x00\x00",
-			status: 200, body: "\x1b\x00\x00", size: 3, encoding: "br"},
-		{name: "br then gzip", block: "HTTP/1.1 200 OK\r\nContent-Encoding: br, gzip\r\n\r\n" + gzipped("\x1b\x00\x00"),
-			status: 200, body: "\x1b\x00\x00", size: 3, encoding: "br"},
+		{name: "br", block: "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n" + brotlied(body),
+			status: 200, body: body, size: int64(len(body))},
+		{name: "br, chunked", block: "HTTP/1.1 200 OK\r\nContent-Encoding: BR\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk(brotlied(body), 9),
+			status: 200, body: body, size: int64(len(body))},
+		{name: "br then gzip", block: "HTTP/1.1 200 OK\r\nContent-Encoding: br, gzip\r\n\r\n" + gzipped(brotlied(body)),
+			status: 200, body: body, size: int64(len(body))},
+		{name: "gzip then br", block: "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Encoding: br\r\n\r\n" + brotlied(gzipped(body)),
+			status: 200, body: body, size: int64(len(body))},
+		{name: "br cut to maxBody", block: "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n" + brotlied(body), maxBody: 10,
+			status: 200, body: body[:10], size: int64(len(body)), cut: true},
+		{name: "br header, body stored decoded", block: "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n" + body,
+			status: 200, body: body, size: int64(len(body))},
+		{name: "br header, body not Brotli", block: "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n\x1b\x00\x00",
+			status: 200, body: "\x1b\x00\x00", size: 3},
+		{name: "zstd", block: "HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n" + zstded(body),
+			status: 200, body: body, size: int64(len(body))},
+		{name: "zstd then br", block: "HTTP/1.1 200 OK\r\nContent-Encoding: zstd, br\r\n\r\n" + brotlied(zstded(body)),
+			status: 200, body: body, size: int64(len(body))},
+		{name: "deflate, gzip then zstd", block: "HTTP/1.1 200 OK\r\nContent-Encoding: deflate, gzip, zstd\r\n\r\n" + zstded(gzipped(zlibbed(body))),
+			status: 200, body: body, size: int64(len(body))},
+		{name: "zstd header, body stored decoded", block: "HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n" + body,
+			status: 200, body: body, size: int64(len(body))},
+		{name: "unknown coding, no body", block: "HTTP/1.1 304 Not Modified\r\nContent-Encoding: compress\r\n\r\n",
+			status: 304},
 		{name: "cut to maxBody", block: "HTTP/1.1 200 OK\r\n\r\n" + body, maxBody: 10,
 			status: 200, body: body[:10], size: int64(len(body)), cut: true},
 		{name: "gzip cut to maxBody", block: "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n" + gzipped(body), maxBody: 10,
@@ -134,9 +173,9 @@ func TestResponse(t *testing.T) {
 				}
 				return
 			}
-			if string(resp.Body) != tt.body || resp.Size != tt.size || resp.Cut != tt.cut || resp.Encoding != tt.encoding {
-				t.Errorf("body %q size %d cut %v encoding %q, want %q %d %v %q",
-					resp.Body, resp.Size, resp.Cut, resp.Encoding, tt.body, tt.size, tt.cut, tt.encoding)
+			if string(resp.Body) != tt.body || resp.Size != tt.size || resp.Cut != tt.cut {
+				t.Errorf("body %q size %d cut %v, want %q %d %v",
+					resp.Body, resp.Size, resp.Cut, tt.body, tt.size, tt.cut)
 			}
 			for k, v := range tt.header {
 				if got := resp.Header.Get(k); got != v {
@@ -169,24 +208,76 @@ func TestResponseBlockCut(t *testing.T) {
 	}
 }
 
-// TestResponseBound: a small gzip body that expands past 64 MiB is counted
-// no further (Size stops there and Cut is set); memory holds maxBody.
+// TestResponseBound: a small coded body that expands past 64 MiB (a
+// decompression bomb) is counted no further, whatever its coding: Size
+// stops there and Cut is set; memory holds maxBody.
 func TestResponseBound(t *testing.T) {
-	var b bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 	zeros := make([]byte, 1<<20)
-	for range 70 {
-		w.Write(zeros)
+	bomb := func(w io.WriteCloser) {
+		for range 70 {
+			w.Write(zeros)
+		}
+		w.Close()
 	}
-	w.Close()
-	block := "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n" + b.String()
+	var gz, br, zs bytes.Buffer
+	gw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	bomb(gw)
+	bomb(brotli.NewWriterLevel(&br, brotli.BestSpeed))
+	zw, _ := zstd.NewWriter(&zs, zstd.WithWindowSize(1<<20))
+	bomb(zw)
+	for _, tt := range []struct{ coding, data string }{
+		{"gzip", gz.String()},
+		{"br", br.String()},
+		{"zstd", zs.String()},
+	} {
+		block := "HTTP/1.1 200 OK\r\nContent-Encoding: " + tt.coding + "\r\n\r\n" + tt.data
+		rec := &warc.Record{Block: []byte(block), Length: int64(len(block))}
+		resp, err := rec.Response(1000)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.coding, err)
+		}
+		if resp.Size != 64<<20 || !resp.Cut || len(resp.Body) != 1000 {
+			t.Errorf("%s (%d bytes coded): size %d cut %v len(body) %d", tt.coding, len(tt.data), resp.Size, resp.Cut, len(resp.Body))
+		}
+	}
+}
+
+// TestResponseZstdWindow: a zstd payload whose frame asks for a window
+// over 8 MB is not read (RFC 9659 §3 bounds the window of the zstd content
+// coding), so that a decoder's memory stays bounded.
+func TestResponseZstdWindow(t *testing.T) {
+	var zs bytes.Buffer
+	zw, _ := zstd.NewWriter(&zs, zstd.WithWindowSize(32<<20), zstd.WithSingleSegment(false))
+	zw.Write(bytes.Repeat([]byte(robotsBody), 300_000)) // 24 MB: the window is kept
+	zw.Close()
+	block := "HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n" + zs.String()
 	rec := &warc.Record{Block: []byte(block), Length: int64(len(block))}
 	resp, err := rec.Response(1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.Size != 64<<20 || !resp.Cut || len(resp.Body) != 1000 {
-		t.Errorf("size %d cut %v len(body) %d", resp.Size, resp.Cut, len(resp.Body))
+	// Refused at its first byte: taken as is, not decoded.
+	if resp.Size != int64(zs.Len()) || !bytes.Equal(resp.Body, zs.Bytes()[:min(zs.Len(), 1000)]) {
+		t.Errorf("size %d, body %q…", resp.Size, resp.Body[:min(len(resp.Body), 20)])
+	}
+}
+
+// TestResponseUnknownCoding: a payload in a content coding Response does
+// not undo — compress (RFC 9110 §8.4.1.1), a coding of the IANA registry
+// no server sends (aes128gcm, RFC 8188), a name no registry knows — or in
+// more than eight codings is an error wrapping ErrCoding, not a body
+// read as is.
+func TestResponseUnknownCoding(t *testing.T) {
+	for _, ce := range []string{
+		"compress", "x-compress", "aes128gcm", "utf-8", "gzip, garbage", "br, compress",
+		strings.Repeat("gzip, ", 9) + "gzip",
+	} {
+		block := "HTTP/1.1 200 OK\r\nContent-Encoding: " + ce + "\r\n\r\n" + robotsBody
+		rec := &warc.Record{Block: []byte(block), Length: int64(len(block))}
+		resp, err := rec.Response(500 << 10)
+		if !errors.Is(err, warc.ErrCoding) || resp != nil {
+			t.Errorf("Content-Encoding %q: %v, %v; want ErrCoding", ce, resp, err)
+		}
 	}
 }
 

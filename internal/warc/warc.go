@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -118,6 +119,7 @@ type Reader struct {
 	s       stream
 	begun   bool
 	limit   int
+	types   []string // the record types Next returns; nil: all
 	done    bool
 	recover bool // the last record failed: look for the next one first
 
@@ -143,6 +145,16 @@ func NewReader(r io.Reader) *Reader {
 // skipped unread. Call it before the first Next.
 func (r *Reader) SetBlockLimit(n int) {
 	r.limit = max(n, 0)
+}
+
+// SetTypes makes Next return only the records whose WARC-Type (WARC/1.1
+// §5.5) is one of types, as written; nil, the default, returns every
+// record. The records of other types are read and checked as the others
+// are — a record that cannot be read is still an error — but their
+// header is not parsed into a Header, nor a Record made. Call it before
+// the first Next.
+func (r *Reader) SetTypes(types ...string) {
+	r.types = types
 }
 
 func (r *Reader) begin() {
@@ -187,15 +199,20 @@ func (r *Reader) Next() (*Record, error) {
 			return nil, r.failed(err)
 		}
 	}
-	rec, err := r.read()
-	if err == io.EOF && rec == nil && r.s.fatal == nil {
-		r.done = true
-		return nil, io.EOF
+	for {
+		rec, err := r.read()
+		if err == io.EOF && rec == nil && r.s.fatal == nil {
+			r.done = true
+			return nil, io.EOF
+		}
+		if err != nil {
+			return nil, r.failed(err)
+		}
+		if rec != nil {
+			return rec, nil
+		}
+		// A record of a type not asked for (SetTypes): on to the next.
 	}
-	if err != nil {
-		return nil, r.failed(err)
-	}
-	return rec, nil
 }
 
 func (r *Reader) offsetAt(pos int64) int64 {
@@ -299,13 +316,26 @@ func (r *Reader) record() (*Record, error) {
 			return nil, ErrTruncated
 		}
 	}
-	version, fields, err := parseHeader(string(r.hdr))
-	if err != nil {
-		return nil, err
+	var (
+		version string
+		fields  Header
+		length  int64
+		skip    bool
+		err     error
+	)
+	if r.types != nil {
+		if typ, n, ok := peekHeader(r.hdr); ok && !r.wanted(typ) {
+			skip, length = true, n
+		}
 	}
-	length, err := contentLength(fields)
-	if err != nil {
-		return nil, err
+	if !skip {
+		if version, fields, err = parseHeader(string(r.hdr)); err != nil {
+			return nil, err
+		}
+		if length, err = contentLength(fields); err != nil {
+			return nil, err
+		}
+		skip = r.types != nil && !slices.Contains(r.types, fields.Get("WARC-Type"))
 	}
 
 	// The block: keep up to the limit, skip the rest.
@@ -343,9 +373,11 @@ func (r *Reader) record() (*Record, error) {
 	// whose CRC-32 and size (RFC 1952 §2.2) vouch for the record: a record
 	// of a member that fails them is not returned.
 	next := s.need(5)
-	var me *memberError
-	if errors.As(next, &me) && me.off == r.off {
-		return nil, next
+	if next != nil && next != io.EOF && next != errFence {
+		var me *memberError // declared here: it escapes, and errors are rare
+		if errors.As(next, &me) && me.off == r.off {
+			return nil, next
+		}
 	}
 	if s.fatal == nil && string(r.tail[:r.tn]) != "\r\n\r\n" {
 		switch {
@@ -355,6 +387,9 @@ func (r *Reader) record() (*Record, error) {
 			return nil, ErrLength
 		}
 	}
+	if skip {
+		return nil, nil
+	}
 	return &Record{
 		Version: version,
 		Type:    fields.Get("WARC-Type"),
@@ -363,6 +398,81 @@ func (r *Reader) record() (*Record, error) {
 		Length:  length,
 		Block:   r.block,
 	}, nil
+}
+
+// wanted reports whether Next returns the records of type typ.
+func (r *Reader) wanted(typ []byte) bool {
+	for _, t := range r.types {
+		if string(typ) == t {
+			return true
+		}
+	}
+	return false
+}
+
+// peekHeader returns what Next needs of a record header h (its lines, the
+// empty one included) to pass over the record, without parsing it into a
+// Header: the value of its WARC-Type field, as Header.Get returns it, and
+// its Content-Length. ok is false when h is not a header that parseHeader
+// and contentLength accept, or when either field is continued on another
+// line: the header is then parsed in full, which tells why.
+func peekHeader(h []byte) (typ []byte, length int64, ok bool) {
+	line, rest := cutLineBytes(h)
+	v, found := bytes.CutPrefix(line, []byte("WARC/"))
+	if !found {
+		return nil, 0, false
+	}
+	major, minor, found := bytes.Cut(v, []byte("."))
+	if !found || !isDigits(major) || !isDigits(minor) {
+		return nil, 0, false
+	}
+	const (
+		other = iota + 1
+		typeField
+		lengthField
+	)
+	var size []byte
+	haveType, haveSize, last := false, false, 0
+	for len(rest) > 0 {
+		line, rest = cutLineBytes(rest)
+		if len(line) == 0 {
+			break
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if last != other {
+				return nil, 0, false // first, or continuing a field kept
+			}
+			continue
+		}
+		name, value, found := bytes.Cut(line, []byte(":"))
+		name = bytes.TrimRight(name, " \t")
+		if !found || !isToken(name) {
+			return nil, 0, false
+		}
+		last = other
+		switch {
+		case !haveType && bytes.EqualFold(name, []byte("WARC-Type")):
+			typ, haveType, last = bytes.Trim(value, " \t"), true, typeField
+		case !haveSize && bytes.EqualFold(name, []byte("Content-Length")):
+			size, haveSize, last = bytes.Trim(value, " \t"), true, lengthField
+		}
+	}
+	if len(size) == 0 || len(size) > 18 {
+		return nil, 0, false
+	}
+	for _, c := range size {
+		if c < '0' || c > '9' {
+			return nil, 0, false
+		}
+		length = length*10 + int64(c-'0')
+	}
+	return typ, length, true
+}
+
+// cutLineBytes is cutLine for bytes.
+func cutLineBytes(b []byte) (line, rest []byte) {
+	line, rest, _ = bytes.Cut(b, []byte("\n"))
+	return bytes.TrimSuffix(line, []byte("\r")), rest
 }
 
 // endsWithVersion reports whether line (LF included) ends with a WARC/1.x
@@ -447,8 +557,8 @@ func isVersion(v string) bool {
 	return ok && isDigits(major) && isDigits(minor)
 }
 
-func isDigits(s string) bool {
-	if s == "" || len(s) > 3 {
+func isDigits[T string | []byte](s T) bool {
+	if len(s) == 0 || len(s) > 3 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -461,18 +571,26 @@ func isDigits(s string) bool {
 
 // isToken reports whether s is a token: one or more US-ASCII characters
 // other than controls and separators (WARC/1.1 §4, after RFC 2616 §2.2).
-func isToken(s string) bool {
-	if s == "" {
+func isToken[T string | []byte](s T) bool {
+	if len(s) == 0 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
+		if !tokenChar[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// tokenChar holds the characters of a token: US-ASCII other than the
+// controls (0-31, 127), space and the separators of RFC 2616 §2.2.
+var tokenChar = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune("()<>@,;:\\\"/[]?={}", c)
+	}
+	return t
+}()
 
 // clip shortens s for an error message.
 func clip(s string) string {
