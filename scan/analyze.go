@@ -88,7 +88,7 @@ import (
 // Lint, when o.Lint is set, holds the distinct codes lint.RunContext
 // reports for the file and the recorded response (its status, Location,
 // Content-Type, caching headers and size; a capture without status is
-// checked as a file from disk), within o.LintBudget.
+// checked as a file from disk), within o.LintWork (lint.Config.MaxWork).
 func Analyze(c *Capture, o *Options) Row {
 	if c == nil {
 		return Row{}
@@ -489,15 +489,8 @@ func (a *analyzer) lint() {
 		}
 	}
 	// The budget is work, not time (lint.ErrBudget): a capture runs out
-	// of it on any machine or on none. Only the deprecated LintBudget
-	// adds a deadline.
-	ctx := context.Background()
-	if a.o.LintBudget > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, a.o.LintBudget)
-		defer cancel()
-	}
-	ds, err := lint.RunContext(ctx, f, cfg)
+	// of it on any machine or on none.
+	ds, err := lint.RunContext(context.Background(), f, cfg)
 	if err != nil {
 		a.row.LintTimeout = true
 		return

@@ -439,10 +439,16 @@ func TestAnalyzeLint(t *testing.T) {
 			t.Errorf("content check %s on a 404", code)
 		}
 	}
-	// A budget that has run out before the checker starts.
-	rt := Analyze(c, &Options{Lint: true, LintBudget: time.Nanosecond})
+	// A work budget too small for any check; the same capture fits in
+	// the default at every run.
+	rt := Analyze(c, &Options{Lint: true, LintWork: 1})
 	if !rt.LintTimeout || rt.Lint != nil {
-		t.Errorf("with 1ns: Lint = %v, timeout %v", rt.Lint, rt.LintTimeout)
+		t.Errorf("with LintWork 1: Lint = %v, timeout %v", rt.Lint, rt.LintTimeout)
+	}
+	for range 3 {
+		if again := Analyze(c, &Options{Lint: true}); again.LintTimeout || !reflect.DeepEqual(again.Lint, r.Lint) {
+			t.Errorf("again: Lint = %v, timeout %v; first %v", again.Lint, again.LintTimeout, r.Lint)
+		}
 	}
 }
 

@@ -127,3 +127,21 @@ func FuzzAppendJSONString(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAnalyzerRepeat is the cost of a capture whose body the
+// Analyzer read before: the facts of the response only.
+func BenchmarkAnalyzerRepeat(b *testing.B) {
+	rbs, err := SelectRobots("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	z := NewAnalyzer(&Options{Robots: rbs})
+	body := []byte(benchBodies()["ai"])
+	c := &Capture{URL: "https://www.h0000123.example.co.uk/robots.txt", Status: 200, Body: body, Size: int64(len(body)),
+		Header: map[string][]string{"Content-Type": {"text/plain"}}}
+	z.Analyze(c)
+	b.ReportAllocs()
+	for b.Loop() {
+		z.Analyze(c)
+	}
+}

@@ -1,8 +1,6 @@
 package scan
 
 import (
-	"time"
-
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/lint"
 )
@@ -30,13 +28,6 @@ type Options struct {
 	// never on the machine or its load, so that the same input gives the
 	// same rows and summary on any machine.
 	LintWork int64
-	// LintBudget, when positive, bounds the checker's wall-clock time on
-	// one capture too; 0 adds no such bound.
-	//
-	// Deprecated: which captures run out of a time budget depends on the
-	// machine and its load; LintWork bounds the checker. LintBudget stays
-	// until its last callers have moved to LintWork.
-	LintBudget time.Duration
 }
 
 // DefaultLintWork is the checker's work budget per capture when

@@ -509,7 +509,7 @@ func (s *Summary) lintTable() reportTable {
 	t := reportTable{
 		ID: "lint", Title: "Checker findings",
 		Note: fmt.Sprintf("Sites, and captures, on which the checker (-lint) reported each code, with their shares of all sites and all captures; run -lint on every shard for the shares to hold. "+
-			"Captures on which the checker ran out of its time budget, and that count under no code: %d (%s).", s.LintTimeouts, reportPct(s.LintTimeouts, s.Captures)),
+			"Captures on which the checker ran out of its work budget, and that count under no code: %d (%s).", s.LintTimeouts, reportPct(s.LintTimeouts, s.Captures)),
 		Sources: []reportLink{srcChecks},
 		Cols:    []string{"code", "sites", "share of sites", "captures", "share of captures"},
 		Empty:   "No finding.",
