@@ -62,34 +62,7 @@ func (r *runner) expand() ([]input, error) {
 			add(input{name: arg, key: key, kind: inputFile, size: size})
 			return
 		}
-		// A directory: every regular file under it, in lexical order
-		// (filepath.WalkDir), the OutDir left out.
-		filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				r.others++
-				r.failed.Add(1)
-				r.inputErr(p, err)
-				return nil
-			}
-			if d.IsDir() {
-				if outInfo != nil && p != arg {
-					if info, err := d.Info(); err == nil && os.SameFile(info, outInfo) {
-						return filepath.SkipDir
-					}
-				}
-				return nil
-			}
-			info, err := os.Stat(p) // follows a symbolic link
-			if err != nil || !info.Mode().IsRegular() {
-				return nil
-			}
-			rel, err := filepath.Rel(arg, p)
-			if err != nil {
-				rel = p
-			}
-			add(input{name: p, key: filepath.ToSlash(rel), kind: inputFile, size: info.Size()})
-			return nil
-		})
+		r.walk(arg, outInfo, add)
 	}
 	for _, arg := range r.j.Inputs {
 		if list, ok := strings.CutPrefix(arg, "@"); ok {
@@ -105,6 +78,84 @@ func (r *runner) expand() ([]input, error) {
 		one(arg, arg)
 	}
 	return out, nil
+}
+
+// walk adds every regular file under the directory dir, in lexical order
+// (fs.WalkDir, https://pkg.go.dev/io/fs#WalkDir, which "does not follow
+// symbolic links"), the OutDir left out. dir may itself be a symbolic
+// link; the links under it are not followed. A link whose target is inside the
+// tree is left out without a word: its target is read under its own path,
+// once, and a link to a directory above it makes no loop. A link out of
+// the tree, one that leads nowhere and one in a loop are each reported,
+// naming the link, and counted as a failed input, as is an entry that
+// cannot be read.
+func (r *runner) walk(dir string, outInfo os.FileInfo, add func(input)) {
+	// The tree's own path, every link in it resolved, to tell where a
+	// link under it leads.
+	root, rootErr := filepath.EvalSymlinks(dir)
+	if rootErr == nil {
+		root, rootErr = filepath.Abs(root)
+	}
+	bad := func(p string, err error) {
+		r.others++
+		r.failed.Add(1)
+		r.inputErr(p, err)
+	}
+	fs.WalkDir(os.DirFS(dir), ".", func(rel string, d fs.DirEntry, err error) error {
+		p := dir
+		if rel != "." {
+			p = filepath.Join(dir, filepath.FromSlash(rel))
+		}
+		if err != nil {
+			bad(p, err)
+			return nil
+		}
+		switch {
+		case d.IsDir():
+			if outInfo != nil && rel != "." {
+				if info, err := d.Info(); err == nil && os.SameFile(info, outInfo) {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := filepath.EvalSymlinks(p)
+			if err == nil {
+				target, err = filepath.Abs(target)
+			}
+			switch {
+			case err != nil:
+				bad(p, fmt.Errorf("%w: %v", ErrLinkBroken, pathless(err)))
+			case rootErr != nil || !inTree(root, target):
+				bad(p, ErrLinkOut)
+			}
+			return nil
+		case !d.Type().IsRegular():
+			return nil // a device, a pipe or a socket: no file to read
+		}
+		info, err := d.Info()
+		if err != nil {
+			bad(p, err)
+			return nil
+		}
+		add(input{name: p, key: rel, kind: inputFile, size: info.Size()})
+		return nil
+	})
+}
+
+// ErrLinkOut is the error of a symbolic link, under a directory input,
+// whose target is outside that directory: it is not followed.
+var ErrLinkOut = errors.New("a symbolic link out of the directory: not followed")
+
+// ErrLinkBroken is the error of a symbolic link, under a directory input,
+// that leads nowhere or into a loop of links.
+var ErrLinkBroken = errors.New("a symbolic link that cannot be followed")
+
+// inTree reports whether path is root or under it; both are absolute and
+// clean.
+func inTree(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // maxListLine bounds a line of an @LIST.

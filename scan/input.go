@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/internal/warc"
 )
 
@@ -43,8 +45,13 @@ func (e *InputError) Unwrap() error { return e.Err }
 //   - JSON lines ("{" and a first line that is an object with a "url", or
 //     a name ending in .jsonl or .ndjson, and .gz): one Capture per line
 //     {"url", "status", "headers", "body" or "body_b64", "time"};
-//   - anything else: one robots.txt body, a file of a directory whose
-//     files are named by their host, as in "example.com".
+//   - text in any encoding (UTF-8, a legacy one, UTF-16 or UTF-32 with or
+//     without a byte order mark): one robots.txt body, a file of a
+//     directory whose files are named by their host, as in "example.com".
+//
+// Any other input is no capture: an ARC file (ErrARC) or binary data
+// (ErrBinary), a PDF, an archive, an image, is one *InputError at offset 0
+// and no Capture.
 //
 // Capture.Offset is the offset of the record's gzip member in a
 // compressed WARC file, of its "WARC/" in a plain one, and of the line in
@@ -149,15 +156,25 @@ func (r *Reader) start() error {
 		r.kind = inputWARC
 	case looksJSONL(text, whole):
 		r.kind = inputJSONL
+	case looksARC(text):
+		return ErrARC
 	case inputNamed(r.name, ".warc"):
 		r.kind = inputWARC
 	case inputNamed(r.name, ".jsonl", ".ndjson"):
 		r.kind = inputJSONL
+	default:
+		if kind := binaryKind(text); kind != "" {
+			return fmt.Errorf("%w: %s", ErrBinary, kind)
+		}
 	}
 	switch r.kind {
 	case inputWARC:
 		r.warc = warc.NewReader(r.br)
 		r.warc.SetBlockLimit(inputBlockLimit)
+		// Only responses and revisits hold a recorded response: the
+		// Reader checks the other records (warcinfo, request, metadata …)
+		// and passes over them unparsed.
+		r.warc.SetTypes("response", "revisit")
 	case inputJSONL:
 		r.lines = r.br
 		if r.gzipped {
@@ -182,6 +199,107 @@ func inputNamed(name string, exts ...string) bool {
 		}
 	}
 	return false
+}
+
+// ErrARC is the error of an input that is an ARC file, the Internet
+// Archive's format before WARC
+// (https://archive.org/web/researcher/ArcFileFormat.php), plain or
+// gzip-compressed: its records are not read.
+var ErrARC = errors.New("an ARC file, the format before WARC: only WARC files are read")
+
+// ErrBinary is the error of an input that is neither WARC, JSON lines nor
+// text: the error wraps it with what the input looks like.
+var ErrBinary = errors.New("binary data, not a robots.txt, WARC or JSON lines file")
+
+// arcMagic starts an ARC file: the URL of its version block, "filedesc://"
+// and the file's name (ARC v1 and v2 alike,
+// https://archive.org/web/researcher/ArcFileFormat.php, "Version block").
+var arcMagic = []byte("filedesc://")
+
+// looksARC reports whether text starts an ARC file: with its version
+// block, or, for a piece of one, with the header line of a URL record,
+// "URL IP-address Archive-date Content-type Archive-length" (v1, five
+// fields) or "URL IP-address Archive-date Content-type Result-code
+// Checksum Location Offset Filename Archive-length" (v2, ten), the date
+// being 14 digits (YYYYMMDDhhmmss) and the length a number. No robots.txt
+// starts with such a line.
+func looksARC(text []byte) bool {
+	if bytes.HasPrefix(text, arcMagic) {
+		return true
+	}
+	line, _, found := bytes.Cut(text[:min(len(text), 4096)], []byte("\n"))
+	if !found {
+		return false
+	}
+	f := strings.Split(string(line), " ")
+	if len(f) != 5 && len(f) != 10 {
+		return false
+	}
+	scheme, _, ok := strings.Cut(f[0], ":")
+	_, ipErr := netip.ParseAddr(f[1])
+	return ok && scheme != "" && ipErr == nil && len(f[2]) == 14 && inputDigits(f[2]) && inputDigits(f[len(f)-1])
+}
+
+// inputDigits reports whether s is one or more ASCII digits.
+func inputDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// binaryKind returns what the first bytes of an input are when they are
+// no text, "" when they are. Text is text in any encoding: UTF-16 and
+// UTF-32, whose NUL bytes would read as binary, are told first
+// (internal/sniff.Wide). Binary is
+//
+//   - a file whose first bytes match a signature of the WHATWG MIME
+//     Sniffing Standard (https://mimesniff.spec.whatwg.org/#matching-a-mime-type-pattern:
+//     images, audio, video, fonts, zip, gzip, rar, PDF, PostScript) and,
+//     but for PDF and PostScript, whose first 512 bytes hold a binary data
+//     byte (https://mimesniff.spec.whatwg.org/#binary-data-byte), so that a
+//     text that happens to start with "BM" or "ID3" is not one;
+//   - bytes of which more than one in 16 is a binary data byte (random
+//     bytes: one in ten), NUL bytes at the end left out: a text padded with
+//     NUL bytes is still text, while a stray control character or NUL does
+//     not make a text binary.
+func binaryKind(head []byte) string {
+	if len(head) == 0 || sniff.Wide(head) != "" {
+		return ""
+	}
+	first := head[:min(len(head), 512)]
+	mt, _, _ := strings.Cut(http.DetectContentType(first), ";")
+	switch {
+	case mt == "application/pdf" || mt == "application/postscript":
+		return mt
+	case !strings.HasPrefix(mt, "text/") && mt != "application/octet-stream" && binaryBytes(first) > 0:
+		return mt
+	}
+	text := bytes.TrimRight(head, "\x00")
+	if len(text) == 0 {
+		return "NUL bytes"
+	}
+	if binaryBytes(text)*16 > len(text) {
+		return "control characters"
+	}
+	return ""
+}
+
+// binaryBytes counts the binary data bytes of b: 0x00-0x08, 0x0B,
+// 0x0E-0x1A and 0x1C-0x1F, the controls that no text holds (tab, line
+// feed, form feed, carriage return and escape, which ISO-2022 texts hold,
+// are not among them), WHATWG MIME Sniffing §3
+// (https://mimesniff.spec.whatwg.org/#binary-data-byte).
+func binaryBytes(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < 0x20 && (c <= 0x08 || c == 0x0b || 0x0e <= c && c != 0x1b) {
+			n++
+		}
+	}
+	return n
 }
 
 // utf8BOM may start a text file.
@@ -228,8 +346,6 @@ func (r *Reader) nextWARC() (*Capture, error) {
 		case "revisit":
 			c = r.revisit(rec)
 		}
-		// Other records (warcinfo, request, metadata, resource …) hold no
-		// recorded response.
 		if err != nil || c != nil {
 			return c, err
 		}

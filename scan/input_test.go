@@ -531,7 +531,7 @@ func TestReaderSniffName(t *testing.T) {
 // at most MaxBody bytes.
 func FuzzReader(f *testing.F) {
 	dir := filepath.Join("testdata", "input")
-	for _, name := range []string{"robots.warc.gz", "captures.jsonl", "captures.jsonl.gz", "example.org"} {
+	for _, name := range []string{"robots.warc.gz", "captures.jsonl", "captures.jsonl.gz", "example.org", "IA-001102.arc.gz"} {
 		if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
 			f.Add(b)
 		}
@@ -578,7 +578,8 @@ var inUpdate = func() func() bool {
 
 // inFixtures writes the inputs of testdata/input: a Common Crawl style
 // robots.txt WARC file (gzip, one member per record), the same captures as
-// gzip'd JSON lines, and a robots.txt file named by its host.
+// gzip'd JSON lines, a robots.txt file named by its host, and an ARC file
+// (gzip, one member per record), which is not read.
 func inFixtures(dir string) error {
 	recs := []inWARC{{typ: "warcinfo", fields: []string{"Content-Type", "application/warc-fields"}, block: "software: test\r\nformat: WARC File Format 1.0\r\n"}}
 	recs = append(recs, inTriplet("example.com", inHTTP("200 OK", inRobots, "Content-Type", "text/plain"), "WARC-Payload-Digest", "sha1:EX")...)
@@ -601,7 +602,11 @@ func inFixtures(dir string) error {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "captures.jsonl.gz"), inGzip([]byte(jsonl)), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "captures.jsonl.gz"), inGzip([]byte(jsonl)), 0o644); err != nil {
+		return err
+	}
+	arc, _ := arcFile("IA-001102.arc", 1, true, arcRecords...)
+	return os.WriteFile(filepath.Join(dir, "IA-001102.arc.gz"), arc, 0o644)
 }
 
 // TestReaderGolden reads each input of testdata/input and compares its
@@ -613,7 +618,7 @@ func TestReaderGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, name := range []string{"robots.warc.gz", "captures.jsonl", "captures.jsonl.gz", "example.org"} {
+	for _, name := range []string{"robots.warc.gz", "captures.jsonl", "captures.jsonl.gz", "example.org", "IA-001102.arc.gz"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)
 			f, err := os.Open(path)
