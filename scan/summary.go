@@ -568,7 +568,7 @@ func count01(b bool) int64 {
 	return 0
 }
 
-// clean returns s as valid UTF-8, each invalid byte replaced by U+FFFD as
+// validKey returns s as valid UTF-8, each invalid byte replaced by U+FFFD as
 // encoding/json writes it, so that a count keeps its key across a JSON
 // round trip.
 func validKey(s string) string {

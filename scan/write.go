@@ -49,7 +49,8 @@ var errClosed = errors.New("scan: write to a closed RowWriter")
 // spaces. A row without a verdict for a robot, such as a revisit record,
 // leaves its cells empty. The lists of a Row that fit no flat column
 // (outcomes, directives, agents) are in the JSONL and Parquet outputs
-// only.
+// only. Every cell is valid UTF-8: each byte that is not is written as
+// U+FFFD, as the JSON lines and the Parquet parts write it.
 func NewWriter(w io.Writer, format string, o *Options) (RowWriter, error) {
 	switch strings.ToLower(format) {
 	case FormatJSONL:
@@ -164,6 +165,10 @@ func (w *csvWriter) Write(r *Row) error {
 		w.rec = append(w.rec, v.State, v.Via, strconv.Itoa(v.Line))
 	}
 	w.rec = append(w.rec, strings.Join(r.Lint, " "))
+	// Every cell valid UTF-8, as in the JSON lines and Parquet.
+	for i, c := range w.rec {
+		w.rec[i] = validKey(c)
+	}
 	return w.cw.Write(w.rec)
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // writeRows returns rows of every kind: a site with verdicts, lint codes
@@ -191,5 +192,15 @@ func TestNewWriterFormat(t *testing.T) {
 	}
 	if _, err := NewWriter(io.Discard, "xml", nil); err == nil || !strings.Contains(err.Error(), `"xml"`) {
 		t.Errorf("xml: %v", err)
+	}
+}
+
+// TestWriteCSVValidUTF8: a cell of bytes that are not UTF-8 is written
+// as the JSON lines write it, each such byte a U+FFFD.
+func TestWriteCSVValidUTF8(t *testing.T) {
+	r := Row{URL: "https://x.example/caf\xe9", Host: "x.example", Lint: []string{"RB\xff"}}
+	out := writeAll(t, FormatCSV, []Row{r}, nil)
+	if !utf8.Valid(out) || !bytes.Contains(out, []byte("https://x.example/caf\uFFFD,")) || !bytes.Contains(out, []byte("RB\uFFFD")) {
+		t.Errorf("CSV %q", out)
 	}
 }
