@@ -71,7 +71,10 @@ type Job struct {
 	// rerun reads its inputs again. Standard input is always read again.
 	OutDir string
 	// PartSize is the size in bytes past which a part is closed and the
-	// next begun; 0 means DefaultPartSize.
+	// next begun; 0 means DefaultPartSize. A writer that holds rows before
+	// it writes them (a Parquet row group) may say how many bytes they
+	// will take with a method Buffered() int64, which the part's size
+	// counts.
 	PartSize int64
 
 	// Workers is how many inputs are read, and how many captures are
@@ -685,7 +688,11 @@ func (r *runner) write(jb *job, p *part) *part {
 	p.rows += rows
 	p.inputs = append(p.inputs, ManifestEntry{Input: jb.in.name, Captures: jb.st.Captures, Rows: rows, Errors: errs, Bytes: jb.st.Bytes,
 		Seconds: math.Round(time.Since(jb.start).Seconds()*1000) / 1000})
-	if max(p.count.n, p.lines) >= r.partSize {
+	size := max(p.count.n, p.lines)
+	if b, ok := p.rw.(interface{ Buffered() int64 }); ok {
+		size = p.count.n + b.Buffered()
+	}
+	if size >= r.partSize {
 		r.commit(p)
 		return nil
 	}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/robotskit/robots/scan"
+	"github.com/robotskit/robots/scan/parquet"
 )
 
 // The tests of Run, the engine of `robots scan` (its help text and
@@ -323,6 +324,13 @@ func TestRunPartSize(t *testing.T) {
 	}
 	if len(ms) < 3 || len(ms) > 20 || res.Parts != len(ms) || rows != 40 || inputs != 40 {
 		t.Errorf("%d parts (result %d), %d rows, %d inputs", len(ms), res.Parts, rows, inputs)
+	}
+	// Parquet holds a row group in memory; its Buffered bytes count, so
+	// a part of one byte is closed after each input.
+	pout := filepath.Join(dir, "pq")
+	res, err = scan.Run(t.Context(), &scan.Job{Inputs: []string{filepath.Join(dir, "sites")}, Format: parquet.Format, NewWriter: parquet.NewRowWriter, OutDir: pout, Workers: 2, PartSize: 1})
+	if err != nil || res.Parts != 40 || len(manifestOf(t, pout)) != 40 {
+		t.Errorf("parquet, PartSize 1: err %v, result %+v", err, res)
 	}
 }
 

@@ -68,6 +68,7 @@ type Writer struct {
 	n      int
 	err    error // the first error of parquet-go's writer
 	closed bool
+	total  int64 // rows written
 }
 
 var _ scan.RowWriter = (*Writer)(nil)
@@ -106,10 +107,23 @@ func (w *Writer) Write(r *scan.Row) error {
 	prev := &w.rows[(w.n+len(w.rows)-1)%len(w.rows)] // the last row written, or a zero row
 	w.rows[w.n].set(r, prev)
 	w.n++
+	w.total++
 	if w.n == len(w.rows) {
 		w.flush()
 	}
 	return w.err
+}
+
+// bufferedRowBytes is what Buffered counts for a row held in memory:
+// about what a row with the default robots takes in a part.
+const bufferedRowBytes = 128
+
+// Buffered estimates the bytes that the rows held in memory, those of
+// the row group not yet written, will take in the file: Run adds them to
+// the bytes written when it decides whether a part has reached its size
+// (scan.Job.PartSize).
+func (w *Writer) Buffered() int64 {
+	return w.total % RowGroupSize * bufferedRowBytes
 }
 
 // Close writes the rows still buffered and the file's footer. It does
