@@ -29,7 +29,13 @@ type Job struct {
 	// https URLs (streamed, with retries and resumption), "-" for Stdin,
 	// and "@LIST": the inputs a file or URL lists, one per line (plain or
 	// gzip-compressed; blank lines and lines starting with "#" left out).
-	// An input named twice is read once.
+	// An input named twice is read once. Under a directory, symbolic
+	// links are not followed: a link whose target is inside the
+	// directory is left out (the target is read under its own path,
+	// once), and a link out of the directory, or one that leads nowhere
+	// or into a loop, is told to OnError naming the link (ErrLinkOut,
+	// ErrLinkBroken) and counted as failed; a directory input may itself
+	// be a link.
 	Inputs []string
 	// Base is put before each line of an @LIST, as in
 	// "https://data.commoncrawl.org/" for Common Crawl's paths.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,9 +40,10 @@ func BenchmarkScan(b *testing.B) {
 				if format == parquet.Format {
 					job.Format, job.NewWriter, job.OutDir = parquet.Format, parquet.NewRowWriter, b.TempDir()
 				}
-				c0 := processCPU()
+				c0, _ := cpuTime()
 				res, err := scan.Run(context.Background(), job)
-				cpu += processCPU() - c0
+				c1, _ := cpuTime()
+				cpu += c1 - c0
 				if err != nil || res.Failed > 0 {
 					b.Fatalf("%v, %d failed", err, res.Failed)
 				}
@@ -80,13 +80,4 @@ func scaleInput(b *testing.B) string {
 		b.Fatal(err)
 	}
 	return path
-}
-
-// processCPU is the process's CPU time so far, user and system.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

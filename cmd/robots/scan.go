@@ -32,10 +32,10 @@ Each INPUT is one of:
                            such as Common Crawl's robots.txt WARC files
   FILE.jsonl               one capture per line: {"url", "status",
                            "headers", "body" or "body_b64", "time"}
-  DIR                      every regular file under DIR; a file that is
-                           neither WARC nor JSON lines is one robots.txt
-                           whose host is its name (example.com), read as
-                           a 200 response
+  DIR                      every regular file under DIR (links are not
+                           followed); a text file that is neither WARC
+                           nor JSON lines is one robots.txt whose host is
+                           its name (example.com), read as a 200 response
   -                        standard input, in any of these forms
   URL                      an http or https URL of any of these, streamed:
                            at most 4 downloads at once, each retried with
@@ -46,7 +46,8 @@ Each INPUT is one of:
                            line
 
 The kind of an input, and its gzip compression, are told from its first
-bytes, not from its name.
+bytes, not from its name. An ARC file, or any other binary file that is
+no WARC, is an error, not a row.
 
 Without -out, rows go to standard output as JSON lines (or -format csv), in
 the order of the inputs and of their records. With -out DIR, rows go to
