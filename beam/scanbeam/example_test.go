@@ -10,15 +10,13 @@ import (
 )
 
 // A pipeline that scans a directory of Common Crawl robots.txt WARC files
-// for the AI robots, writes the rows to 16 JSON Lines shards and the
-// summary to one file, and runs on prism in-process.
+// for the AI robots, writes each file's rows to its Parquet part under
+// out/rows (and the manifest there), writes the summary to one file, and
+// runs on prism in-process.
 func Example() {
 	p, s := beam.NewPipelineWithRoot()
-	rows, summary, err := scanbeam.Build(s, "crawl/*.warc.gz", scanbeam.Options{Robots: "ai"})
+	_, summary, err := scanbeam.Build(s, "crawl/*.warc.gz", scanbeam.Options{Robots: "ai", Output: "out/rows"})
 	if err != nil {
-		log.Fatal(err)
-	}
-	if err := scanbeam.WriteRows(s, "out/rows", 16, rows); err != nil {
 		log.Fatal(err)
 	}
 	if err := scanbeam.WriteSummary(s, "out/summary.json", summary); err != nil {

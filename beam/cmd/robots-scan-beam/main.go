@@ -1,6 +1,8 @@
-// Command robots-scan-beam runs `robots scan` as an Apache Beam pipeline:
-// every robots.txt capture of the files that --input matches becomes one
-// JSON row in the --output shards, and all rows add up to the --summary.
+// Command robots-scan-beam runs `robots scan -out` as an Apache Beam
+// pipeline: every robots.txt capture of the files that --input matches
+// becomes one row, in the part of its file under the --output folder
+// (Parquet, or JSON Lines with --format jsonl), and all rows add up to the
+// --summary.
 //
 //	robots-scan-beam --input 'data/*.warc.gz' --output out/rows --summary out/summary.json
 //
@@ -27,13 +29,13 @@ import (
 )
 
 var (
-	input      = flag.String("input", "", "glob of the input files: a local path, gs://BUCKET/… or s3://BUCKET/… (required)")
-	output     = flag.String("output", "", "prefix of the JSON Lines row shards, PREFIX-NNNNN-of-NNNNN.jsonl")
-	summary    = flag.String("summary", "", "path of the summary: .json (the form `robots scan merge` reads), .md or .html")
-	robots     = flag.String("robots", "", `robots each row gives a verdict for: "" (search and ai), "all", "search", "ai" or tokens "GPTBot,CCBot"`)
-	lint       = flag.Bool("lint", false, "run the checker on each capture (far slower)")
-	lintBudget = flag.Duration("lint_budget", 0, "the checker's time budget per capture (0: 50ms)")
-	shards     = flag.Int("shards", 16, fmt.Sprintf("number of row shards, 1 to %d", scanbeam.MaxShards))
+	input    = flag.String("input", "", "glob of the input files: a local path, gs://BUCKET/… or s3://BUCKET/… (required)")
+	output   = flag.String("output", "", "folder of the rows: one part per input file, part-HASH.parquet (or .jsonl), and _manifest.jsonl")
+	format   = flag.String("format", scanbeam.FormatParquet, "format of the parts: parquet or jsonl")
+	summary  = flag.String("summary", "", "path of the summary: .json (the form robots scan merge reads), .md or .html")
+	robots   = flag.String("robots", "", `robots each row gives a verdict for: "" (search and ai), "all", "search", "ai" or tokens "GPTBot,CCBot"`)
+	lint     = flag.Bool("lint", false, "run the checker on each capture (far slower)")
+	lintWork = flag.Int64("lint_work", 0, "the checker's work budget per capture, in lint's units of about 5ns (0: the default of robots scan)")
 )
 
 func main() {
@@ -55,14 +57,9 @@ func run(ctx context.Context) error {
 		return fmt.Errorf("give --output, --summary or both")
 	}
 	p, s := beam.NewPipelineWithRoot()
-	rows, sum, err := scanbeam.Build(s, *input, scanbeam.Options{Robots: *robots, Lint: *lint, LintBudget: *lintBudget})
+	_, sum, err := scanbeam.Build(s, *input, scanbeam.Options{Robots: *robots, Lint: *lint, LintWork: *lintWork, Output: *output, Format: *format})
 	if err != nil {
 		return err
-	}
-	if *output != "" {
-		if err := scanbeam.WriteRows(s, *output, *shards, rows); err != nil {
-			return err
-		}
 	}
 	if *summary != "" {
 		if err := scanbeam.WriteSummary(s, *summary, sum); err != nil {
@@ -81,8 +78,8 @@ func run(ctx context.Context) error {
 				counts[c.Name()] += c.Result()
 			}
 		}
-		fmt.Fprintf(os.Stderr, "robots-scan-beam: %d files, %d captures, %d open errors, %d read errors, %d encode errors in %v\n",
-			counts[scanbeam.CounterFiles], counts[scanbeam.CounterCaptures], counts[scanbeam.CounterOpenErrors],
+		fmt.Fprintf(os.Stderr, "robots-scan-beam: %d files, %d captures, %d parts, %d open errors, %d read errors, %d encode errors in %v\n",
+			counts[scanbeam.CounterFiles], counts[scanbeam.CounterCaptures], counts[scanbeam.CounterParts], counts[scanbeam.CounterOpenErrors],
 			counts[scanbeam.CounterReadErrors], counts[scanbeam.CounterEncodeErrors], time.Since(start).Round(time.Millisecond))
 	}
 	return nil
