@@ -67,6 +67,11 @@ type Reader struct {
 
 	warc *warc.Reader
 	seen inputSeen
+	// earlier, when set, finds a response of the part of the input
+	// before this Reader's start (a piece of a file read apart, split.go)
+	// that a revisit repeats, as a Reader of the whole input would have
+	// remembered it.
+	earlier func(digest, refersTo string, own *inputSeen) *inputSeenEntry
 
 	lines   *bufio.Reader
 	lineOff int64
@@ -449,7 +454,12 @@ func (r *Reader) revisit(rec *warc.Record) *Capture {
 	if len(rec.Block) > 0 {
 		resp, _ = rec.Response(0)
 	}
-	if e := r.seen.find(c.Digest, strings.TrimSpace(rec.Header.Get("WARC-Refers-To"))); e != nil {
+	refersTo := strings.TrimSpace(rec.Header.Get("WARC-Refers-To"))
+	e := r.seen.find(c.Digest, refersTo)
+	if e == nil && r.earlier != nil {
+		e = r.earlier(c.Digest, refersTo, &r.seen)
+	}
+	if e != nil {
 		c.Status, c.Header, c.Body, c.Size, c.Truncated = e.status, e.header, e.body, e.size, e.truncated
 		if resp != nil && resp.StatusCode != http.StatusNotModified {
 			c.Status, c.Header = resp.StatusCode, resp.Header
@@ -474,6 +484,9 @@ type inputSeen struct {
 	order []inputSeenKey
 	bytes int
 	seq   uint64
+	// full is set once a key was dropped: the keys added alone filled
+	// the table, and nothing remembered before them is left.
+	full bool
 }
 
 const (
@@ -499,6 +512,7 @@ type inputSeenKey struct {
 	key  string
 	seq  uint64
 	size int
+	e    *inputSeenEntry
 }
 
 func (s *inputSeen) add(c *Capture, id string) {
@@ -515,17 +529,56 @@ func (s *inputSeen) add(c *Capture, id string) {
 		}
 		s.seq++
 		s.byKey[k] = inputSeenRef{e: e, seq: s.seq}
-		s.order = append(s.order, inputSeenKey{key: k, seq: s.seq, size: len(c.Body)})
+		s.order = append(s.order, inputSeenKey{key: k, seq: s.seq, size: len(c.Body), e: e})
 		s.bytes += len(c.Body)
 	}
 	for len(s.order) > inputSeenKeys || s.bytes > inputSeenBytes && len(s.order) > 1 {
 		old := s.order[0]
 		s.order = s.order[1:]
+		s.full = true
 		s.bytes -= old.size
 		if ref, ok := s.byKey[old.key]; ok && ref.seq == old.seq {
 			delete(s.byKey, old.key)
 		}
 	}
+}
+
+// findBefore finds, in the tables of the pieces before (oldest first),
+// what a table of the whole input would still hold when own holds the
+// keys added since: the newest keys, as many as the limits of add let
+// stay beside own's.
+func findBefore(before []*inputSeen, own *inputSeen, digest, refersTo string) *inputSeenEntry {
+	if own.full {
+		return nil
+	}
+	for _, key := range [...]string{"digest:" + digest, "id:" + refersTo} {
+		if strings.HasSuffix(key, ":") {
+			continue
+		}
+		n, bytes := len(own.order), own.bytes
+	pieces:
+		for i := len(before) - 1; i >= 0; i-- {
+			s := before[i]
+			if s == nil {
+				break // a piece that could not be read
+			}
+			for j := len(s.order) - 1; j >= 0; j-- {
+				k := &s.order[j]
+				n++
+				bytes += k.size
+				if n > inputSeenKeys || bytes > inputSeenBytes && n > 1 {
+					break pieces
+				}
+				if k.key == key {
+					return k.e
+				}
+			}
+			if s.full {
+				break // nothing before it was left
+			}
+		}
+	}
+	return nil
 }
 
 func (s *inputSeen) find(digest, refersTo string) *inputSeenEntry {

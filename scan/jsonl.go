@@ -15,6 +15,29 @@ import (
 // is about 7 KB of JSON, and reflection would cost more than the row's
 // analysis. TestAppendRow holds it to Marshal's bytes.
 func appendRow(b []byte, r *Row) ([]byte, error) {
+	return (*rowEncoderCache)(nil).appendRow(b, r)
+}
+
+// A rowEncoderCache keeps the JSON of the verdict lists it encoded, by
+// list: the rows of an Analyzer share their lists (every capture of one
+// body, and most files give the robots one of a few lists), so the
+// largest part of a row is encoded once per list. Its lists are kept
+// alive with their JSON, so that a list's address names it alone. A nil
+// cache encodes every list. A cache is used by one goroutine at a time.
+type rowEncoderCache struct {
+	json map[*Verdict]cachedVerdicts
+}
+
+type cachedVerdicts struct {
+	list []Verdict
+	json []byte
+}
+
+// maxCachedLists bounds a rowEncoderCache.
+const maxCachedLists = 4096
+
+// appendRow is appendRow with the cache's verdict lists.
+func (enc *rowEncoderCache) appendRow(b []byte, r *Row) ([]byte, error) {
 	b = append(b, `{"url":`...)
 	b = appendJSONString(b, r.URL)
 	b = append(b, `,"host":`...)
@@ -135,12 +158,55 @@ func appendRow(b []byte, r *Row) ([]byte, error) {
 	}
 
 	b = append(b, `,"robots":`...)
-	if r.Robots == nil {
+	var err error
+	if b, err = enc.appendVerdicts(b, r.Robots); err != nil {
+		return b, err
+	}
+
+	if len(r.Lint) > 0 {
+		b = append(b, `,"lint":[`...)
+		for i, c := range r.Lint {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, c)
+		}
+		b = append(b, ']')
+	}
+	if r.LintTimeout {
+		b = append(b, `,"lint_timeout":true`...)
+	}
+	return append(b, '}'), nil
+}
+
+// appendVerdicts appends a row's verdicts as a JSON array, "null" for
+// nil, from the cache when it has them.
+func (enc *rowEncoderCache) appendVerdicts(b []byte, vs []Verdict) ([]byte, error) {
+	if enc == nil || len(vs) == 0 {
+		return appendVerdictList(b, vs)
+	}
+	if c, ok := enc.json[&vs[0]]; ok && len(c.list) == len(vs) {
+		return append(b, c.json...), nil
+	}
+	js, err := appendVerdictList(nil, vs)
+	if err != nil {
+		return b, err
+	}
+	if enc.json == nil || len(enc.json) >= maxCachedLists {
+		enc.json = make(map[*Verdict]cachedVerdicts)
+	}
+	enc.json[&vs[0]] = cachedVerdicts{list: vs, json: js}
+	return append(b, js...), nil
+}
+
+// appendVerdictList appends vs as a JSON array, "null" for nil.
+func appendVerdictList(b []byte, vs []Verdict) ([]byte, error) {
+	if vs == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i := range r.Robots {
-			v := &r.Robots[i]
+		for i := range vs {
+			v := &vs[i]
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -165,21 +231,7 @@ func appendRow(b []byte, r *Row) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-
-	if len(r.Lint) > 0 {
-		b = append(b, `,"lint":[`...)
-		for i, c := range r.Lint {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, c)
-		}
-		b = append(b, ']')
-	}
-	if r.LintTimeout {
-		b = append(b, `,"lint_timeout":true`...)
-	}
-	return append(b, '}'), nil
+	return b, nil
 }
 
 // appendJSONFloat appends f as encoding/json writes a float64: the

@@ -48,6 +48,7 @@ func TestAnalyzerSame(t *testing.T) {
 	z := NewAnalyzer(o)
 	bodies := memoBodies(t)
 	statuses := []int{200, 200, 404, 503, 301, 403, 0}
+	enc := new(rowEncoderCache)
 	n := 0
 	for pass := range 2 {
 		for i, body := range bodies {
@@ -57,6 +58,12 @@ func TestAnalyzerSame(t *testing.T) {
 			got, want := z.Analyze(c), Analyze(c, o)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("body %d, status %d: the Analyzer's row differs:\n%s", i, st, strings.Join(rowDiff(&got, &want), "\n"))
+			}
+			// The encoder's cache of verdict lists writes the same bytes.
+			gj, gerr := enc.appendRow(nil, &got)
+			wj, werr := appendRow(nil, &want)
+			if !bytes.Equal(gj, wj) || (gerr == nil) != (werr == nil) {
+				t.Fatalf("body %d, status %d: the cached encoding differs:\n%s\n%s", i, st, gj, wj)
 			}
 			n++
 		}

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"io"
 )
 
@@ -30,9 +31,21 @@ type ReadStats struct {
 // ctx's error is not passed to bad. each and bad are called from the
 // calling goroutine.
 func ReadCaptures(ctx context.Context, name string, r io.Reader, each func(*Capture) bool, bad func(error)) ReadStats {
+	st, _ := readCaptures(ctx, name, r, 0, nil, each, bad)
+	return st
+}
+
+// readCaptures is ReadCaptures of a piece of an input that starts at
+// offset base of the input, whose revisits earlier looks up in the pieces
+// before it (nil for a whole input). It returns the responses its Reader
+// remembers at the end too, for the pieces after it.
+func readCaptures(ctx context.Context, name string, r io.Reader, base int64,
+	earlier func(digest, refersTo string, own *inputSeen) *inputSeenEntry,
+	each func(*Capture) bool, bad func(error)) (ReadStats, *inputSeen) {
 	var st ReadStats
 	src := &counter{r: r}
 	rd := NewReader(name, src)
+	rd.earlier = earlier
 	for ctx.Err() == nil {
 		c, err := rd.Next()
 		if err == io.EOF {
@@ -43,6 +56,10 @@ func ReadCaptures(ctx context.Context, name string, r io.Reader, each func(*Capt
 				break // interrupted
 			}
 			st.Errors++
+			var ie *InputError
+			if base != 0 && errors.As(err, &ie) {
+				ie.Offset += base
+			}
 			bad(err)
 			if src.err != nil {
 				break // the input itself failed: nothing more to read
@@ -50,20 +67,21 @@ func ReadCaptures(ctx context.Context, name string, r io.Reader, each func(*Capt
 			continue
 		}
 		st.Captures++
+		c.Offset += base
 		if !each(c) {
 			st.Bytes = src.n
-			return st
+			return st, &rd.seen
 		}
 	}
 	if src.err != nil {
 		st.Failed = true
 		if st.Errors == 0 && ctx.Err() == nil {
 			st.Errors++
-			bad(&InputError{Source: name, Offset: src.n, Err: src.err})
+			bad(&InputError{Source: name, Offset: base + src.n, Err: src.err})
 		}
 	}
 	st.Bytes = src.n
-	return st
+	return st, &rd.seen
 }
 
 // counter counts the bytes read from r, and remembers a failure of r

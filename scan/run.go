@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -149,6 +150,12 @@ const (
 // memory stays within about Workers × queueSize captures.
 const queueSize = 32
 
+// pieceQueue is how many captures of a piece may wait: about all of a
+// piece of splitPiece bytes, so that a reader runs ahead of the writer
+// through the piece without waiting; at most pieceSlots pieces are read
+// and not yet written.
+const pieceQueue = 4096
+
 // A MoreErrors is given to Job.OnError after Max errors of one input:
 // the input's further errors are counted but not told.
 type MoreErrors struct{ Max int }
@@ -254,6 +261,7 @@ func Run(ctx context.Context, j *Job) (*Result, error) {
 	}
 	r.workers = orDefault(j.Workers, runtime.GOMAXPROCS(0))
 	r.partSize = orDefault(j.PartSize, DefaultPartSize)
+	r.pieceSlots = make(chan struct{}, 2*r.workers+1)
 	r.attempts = orDefault(j.Attempts, DefaultAttempts)
 	r.maxErrors = orDefault(j.MaxErrors, DefaultMaxErrors)
 	r.retryDelay = orDefault(j.RetryDelay, DefaultRetryDelay)
@@ -323,13 +331,15 @@ type runner struct {
 	skipped int   // inputs done before
 	size    int64 // the bytes of the inputs to read, -1 when some are unknown
 
-	failed   atomic.Int64 // inputs with errors
-	done     atomic.Int64 // inputs finished
-	dropped  atomic.Int64 // inputs read, whose part was dropped
-	parts    atomic.Int64 // parts committed
-	partSize int64
-	captures atomic.Int64
-	bytes    atomic.Int64
+	failed  atomic.Int64 // inputs with errors
+	done    atomic.Int64 // inputs finished
+	dropped atomic.Int64 // inputs read, whose part was dropped
+	// pieceSlots bounds the pieces read and not yet written.
+	pieceSlots chan struct{}
+	parts      atomic.Int64 // parts committed
+	partSize   int64
+	captures   atomic.Int64
+	bytes      atomic.Int64
 
 	callMu sync.Mutex // the Job's callbacks
 
@@ -371,14 +381,29 @@ func (r *runner) setFatal(err error) {
 	r.cancel()
 }
 
-// job is one input on its way through the pipeline.
+// job is one input on its way through the pipeline: one piece, or the
+// pieces of a large file read at once (split.go).
 type job struct {
-	in    input
-	q     chan *slot // the captures in order; closed when read
-	start time.Time
+	in     input
+	pieces []*piece
+	start  time.Time
+	told   atomic.Int64 // errors told of the input
+}
 
-	// Set by the reader before it closes q.
-	st ReadStats
+// piece is a part of an input read by one reader.
+type piece struct {
+	jb    *job
+	index int
+	// base and size are the piece's offset and length in the file; size
+	// is -1 for a whole input.
+	base, size int64
+	q          chan *slot // the captures in order; closed when read
+
+	// Set by the reader before it closes q and done. seen is dropped
+	// once no piece after it can need it.
+	st   ReadStats
+	seen atomic.Pointer[inputSeen]
+	done chan struct{}
 }
 
 // slot is one capture, then its row.
@@ -436,35 +461,45 @@ func (r *runner) scan(inputs []input) error {
 	stopProgress := r.startProgress()
 
 	ordered := make(chan *job, r.workers)
-	toRead := make(chan *job)
+	toRead := make(chan *piece)
 	work := make(chan *slot, r.workers)
 	go func() {
 		defer close(ordered)
 		defer close(toRead)
 		for _, in := range inputs {
-			jb := &job{in: in, q: make(chan *slot, queueSize)}
+			jb := r.newJob(in)
 			select {
 			case ordered <- jb:
 			case <-ctx.Done():
 				return
 			}
-			select {
-			case toRead <- jb:
-			case <-ctx.Done():
-				return
+			for _, pc := range jb.pieces {
+				if pc.size >= 0 {
+					select {
+					case r.pieceSlots <- struct{}{}: // given back once written
+					case <-ctx.Done():
+						return
+					}
+				}
+				select {
+				case toRead <- pc:
+				case <-ctx.Done():
+					return
+				}
 			}
 		}
 	}()
 	var readers, analysers, writersWG sync.WaitGroup
 	for range r.workers {
 		readers.Go(func() {
-			for jb := range toRead {
-				r.read(jb, work)
+			for pc := range toRead {
+				r.read(pc, work)
 			}
 		})
 		analysers.Go(func() {
+			enc := new(rowEncoderCache)
 			for sl := range work {
-				r.analyse(sl)
+				r.analyse(sl, enc)
 			}
 		})
 	}
@@ -496,7 +531,7 @@ func (r *runner) scan(inputs []input) error {
 
 // analyse turns a capture into its row. A panic, which Analyze should
 // never raise, costs the capture its row, not the run.
-func (r *runner) analyse(sl *slot) {
+func (r *runner) analyse(sl *slot, enc *rowEncoderCache) {
 	defer close(sl.done)
 	defer func() {
 		if p := recover(); p != nil {
@@ -509,7 +544,7 @@ func (r *runner) analyse(sl *slot) {
 	sl.ok = true
 	if r.preEncode {
 		buf := linePool.Get().(*[]byte)
-		line, err := appendRow((*buf)[:0], &sl.row)
+		line, err := enc.appendRow((*buf)[:0], &sl.row)
 		*buf = append(line, '\n')
 		sl.line, sl.lineErr = buf, err
 	}
@@ -518,25 +553,90 @@ func (r *runner) analyse(sl *slot) {
 // linePool holds the buffers of the lines the analysers encode.
 var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
-// read streams the captures of jb's input into its queue and to the
+// newJob makes the job of an input: one piece, or, for a large WARC
+// file compressed a record at a time and more than one worker, pieces
+// of about splitPiece bytes cut at records (splitPoints).
+func (r *runner) newJob(in input) *job {
+	jb := &job{in: in}
+	var cuts []int64
+	if in.kind == inputFile && r.workers > 1 && in.size >= splitMin {
+		if f, err := os.Open(in.name); err == nil {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				cuts = splitPoints(f, st.Size(), int(st.Size()/splitPiece))
+				in.size = st.Size()
+			}
+			f.Close()
+		}
+	}
+	if cuts == nil {
+		jb.pieces = []*piece{{jb: jb, size: -1}}
+	}
+	for i, at := range cuts {
+		end := in.size
+		if i+1 < len(cuts) {
+			end = cuts[i+1]
+		}
+		jb.pieces = append(jb.pieces, &piece{jb: jb, index: i, base: at, size: end - at})
+	}
+	for _, pc := range jb.pieces {
+		pc.q, pc.done = make(chan *slot, queueSize), make(chan struct{})
+		if len(jb.pieces) > 1 {
+			pc.q = make(chan *slot, pieceQueue)
+		}
+	}
+	return jb
+}
+
+// read streams the captures of a piece into its queue and to the
 // analysers.
-func (r *runner) read(jb *job, work chan<- *slot) {
-	defer close(jb.q)
-	jb.start = time.Now()
+func (r *runner) read(pc *piece, work chan<- *slot) {
+	jb := pc.jb
+	defer close(pc.done)
+	defer close(pc.q)
+	if pc.index == 0 {
+		jb.start = time.Now()
+	}
 	src, err := r.open(jb.in)
 	if err != nil {
-		jb.st.Failed = true
+		pc.st.Failed = true
 		if r.ctx.Err() == nil {
 			r.inputErr(jb.in.name, err)
 		}
 		return
 	}
 	defer src.Close()
-	var told int
-	jb.st = ReadCaptures(r.ctx, jb.in.name, src, func(c *Capture) bool {
+	var in io.Reader = src
+	var earlier func(digest, refersTo string, own *inputSeen) *inputSeenEntry
+	if pc.size >= 0 {
+		ra, ok := src.r.(io.ReaderAt)
+		if !ok {
+			pc.st.Failed = true
+			r.inputErr(jb.in.name, errors.New("a piece of an input that cannot be read at an offset"))
+			return
+		}
+		in = &source{r: io.NewSectionReader(ra, pc.base, pc.size), total: &r.bytes}
+		earlier = func(digest, refersTo string, own *inputSeen) *inputSeenEntry {
+			if !splitLookBack {
+				return nil
+			}
+			var before []*inputSeen
+			for _, p := range jb.pieces[:pc.index] {
+				select {
+				case <-p.done:
+				case <-r.ctx.Done():
+					return nil
+				}
+				before = append(before, p.seen.Load())
+			}
+			return findBefore(before, own, digest, refersTo)
+		}
+	}
+	var seen *inputSeen
+	defer func() { pc.seen.Store(seen) }()
+	pc.st, seen = readCaptures(r.ctx, jb.in.name, in, pc.base, earlier, func(c *Capture) bool {
 		sl := &slot{c: c, done: make(chan struct{})}
 		select {
-		case jb.q <- sl:
+		case pc.q <- sl:
 		case <-r.ctx.Done():
 			return false
 		}
@@ -547,10 +647,10 @@ func (r *runner) read(jb *job, work chan<- *slot) {
 		}
 		return true
 	}, func(err error) {
-		switch told++; {
-		case told <= r.maxErrors:
+		switch told := jb.told.Add(1); {
+		case told <= int64(r.maxErrors):
 			r.inputErr(jb.in.name, err)
-		case told == r.maxErrors+1:
+		case told == int64(r.maxErrors)+1:
 			r.inputErr(jb.in.name, &MoreErrors{Max: r.maxErrors})
 		}
 	})
@@ -615,8 +715,7 @@ func (r *runner) write(jb *job, p *part) *part {
 		if p == nil {
 			var err error
 			if p, err = r.newPart(); err != nil {
-				r.setFatal(err)
-				r.drain(jb)
+				r.setFatal(err) // the readers stop
 				return nil
 			}
 		}
@@ -624,56 +723,75 @@ func (r *runner) write(jb *job, p *part) *part {
 	}
 	sum := new(Summary)
 	var rows, lost int64
-	for {
-		var sl *slot
-		var more bool
-		select {
-		case sl, more = <-jb.q:
-		case <-r.ctx.Done():
-			if p != nil {
-				p.drop() // its inputs are read again by a rerun
+	var st ReadStats
+	// The rows of an Analyzer share their verdict lists: each list is
+	// counted once, times its sites.
+	var tally verdictTally
+	for _, pc := range jb.pieces {
+	captures:
+		for {
+			var sl *slot
+			var more bool
+			select {
+			case sl, more = <-pc.q:
+			case <-r.ctx.Done():
+				if p != nil {
+					p.drop() // its inputs are read again by a rerun
+				}
+				return nil
 			}
-			return nil
-		}
-		if !more {
-			break
-		}
-		select {
-		case <-sl.done:
-		case <-r.ctx.Done():
-			if p != nil {
-				p.drop()
+			if !more {
+				break captures
 			}
-			return nil
-		}
-		r.captures.Add(1)
-		if !sl.ok {
-			lost++ // told by analyse
-			continue
-		}
-		var err error
-		if out == "" {
-			r.rowsMu.Lock()
-			_, err = r.writeRow(rw, sl)
-			r.rowsMu.Unlock()
-		} else {
-			var n int
-			n, err = r.writeRow(rw, sl)
-			p.lines += int64(n)
-		}
-		if err != nil {
-			r.setFatal(fmt.Errorf("writing rows: %w", err))
-			if p != nil {
-				p.drop()
+			select {
+			case <-sl.done:
+			case <-r.ctx.Done():
+				if p != nil {
+					p.drop()
+				}
+				return nil
 			}
-			return nil
+			r.captures.Add(1)
+			if !sl.ok {
+				lost++ // told by analyse
+				continue
+			}
+			var err error
+			if out == "" {
+				r.rowsMu.Lock()
+				_, err = r.writeRow(rw, sl)
+				r.rowsMu.Unlock()
+			} else {
+				var n int
+				n, err = r.writeRow(rw, sl)
+				p.lines += int64(n)
+			}
+			if err != nil {
+				r.setFatal(fmt.Errorf("writing rows: %w", err))
+				if p != nil {
+					p.drop()
+				}
+				return nil
+			}
+			sum.add(&sl.row, false)
+			if IsSite(&sl.row) {
+				tally.add(sl.row.Robots)
+			}
+			rows++
 		}
-		sum.Add(&sl.row)
-		rows++
+		// pc.q is closed: the reader is done with the piece.
+		if pc.size >= 0 {
+			<-r.pieceSlots
+			releaseSeen(jb.pieces[:pc.index+1])
+		}
+		st.Captures += pc.st.Captures
+		st.Errors += pc.st.Errors
+		st.Bytes += pc.st.Bytes
+		st.Failed = st.Failed || pc.st.Failed
 	}
-	// jb.q is closed: the reader is done with jb.
-	errs := jb.st.Errors + lost
-	if errs > 0 || jb.st.Failed {
+	tally.addTo(sum)
+	errs := st.Errors + lost
+	if errs > 0 || st.Failed {
 		r.failed.Add(1)
 	}
 	defer r.done.Add(1)
@@ -683,7 +801,7 @@ func (r *runner) write(jb *job, p *part) *part {
 		r.sumMu.Unlock()
 		return nil
 	}
-	if jb.st.Failed {
+	if st.Failed {
 		// Some of its rows are in the part, not all: the part is dropped,
 		// and a rerun reads it and the part's other inputs again.
 		r.dropped.Add(int64(len(p.inputs)))
@@ -692,7 +810,7 @@ func (r *runner) write(jb *job, p *part) *part {
 	}
 	p.sum.Merge(sum)
 	p.rows += rows
-	p.inputs = append(p.inputs, ManifestEntry{Input: jb.in.name, Captures: jb.st.Captures, Rows: rows, Errors: errs, Bytes: jb.st.Bytes,
+	p.inputs = append(p.inputs, ManifestEntry{Input: jb.in.name, Captures: st.Captures, Rows: rows, Errors: errs, Bytes: st.Bytes,
 		Seconds: math.Round(time.Since(jb.start).Seconds()*1000) / 1000})
 	size := max(p.count.n, p.lines)
 	if b, ok := p.rw.(interface{ Buffered() int64 }); ok {
@@ -705,11 +823,54 @@ func (r *runner) write(jb *job, p *part) *part {
 	return p
 }
 
-// drain waits for the reader of jb to finish, taking its captures.
-func (r *runner) drain(jb *job) {
-	for sl := range jb.q {
-		<-sl.done
+// releaseSeen drops the tables of responses of the pieces that no piece
+// after the last of done can look into: those behind pieces that together
+// hold as many keys as a table keeps (findBefore stops there), or behind
+// a piece whose own table was full.
+func releaseSeen(done []*piece) {
+	keys := 0
+	for i := len(done) - 1; i >= 0; i-- {
+		s := done[i].seen.Load()
+		if s == nil {
+			continue
+		}
+		if keys >= inputSeenKeys {
+			done[i].seen.Store(nil)
+			continue
+		}
+		keys += len(s.order)
+		if s.full {
+			keys = inputSeenKeys
+		}
 	}
+}
+
+// A verdictTally counts the sites of each verdict list.
+type verdictTally struct {
+	n     map[*Verdict]int64
+	lists [][]Verdict // in the order first seen
+}
+
+func (t *verdictTally) add(vs []Verdict) {
+	if len(vs) == 0 {
+		return
+	}
+	if t.n == nil {
+		t.n = make(map[*Verdict]int64)
+	}
+	k := &vs[0]
+	if _, ok := t.n[k]; !ok {
+		t.lists = append(t.lists, vs)
+	}
+	t.n[k]++
+}
+
+// addTo counts the tallied verdicts in s and empties the tally.
+func (t *verdictTally) addTo(s *Summary) {
+	for _, vs := range t.lists {
+		s.addVerdicts(vs, t.n[&vs[0]])
+	}
+	t.n, t.lists = nil, nil
 }
 
 // commit finishes a part: its footer, its summary, its name and its

@@ -59,8 +59,14 @@ func BenchmarkScan(b *testing.B) {
 // -captures sets the size of BenchmarkScan's input.
 var scaleCaptures = flag.Int("captures", 100_000, "captures in BenchmarkScan's generated WARC")
 
+// -warc gives BenchmarkScan a file to read instead of one it writes.
+var scaleWARC = flag.String("warc", "", "a WARC file for BenchmarkScan to read instead of the one it generates")
+
 // scaleInput writes BenchmarkScan's input in a temporary directory.
 func scaleInput(b *testing.B) string {
+	if *scaleWARC != "" {
+		return *scaleWARC
+	}
 	o := warcgen.Options{Captures: *scaleCaptures, Seed: 1}
 	if dir := flag.Lookup("corpus").Value.String(); dir != "" {
 		var err error

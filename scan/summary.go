@@ -167,6 +167,12 @@ func IsSite(r *Row) bool {
 // policy, key, value, robot or code counts it once (the first outcome or
 // verdict, the sum of a key's lines). A nil row is ignored.
 func (s *Summary) Add(r *Row) {
+	s.add(r, true)
+}
+
+// add is Add, leaving out the row's verdicts unless robots is set: Run
+// counts the verdict lists its rows share once per list (addVerdicts).
+func (s *Summary) add(r *Row, robots bool) {
 	if r == nil {
 		return
 	}
@@ -235,8 +241,15 @@ func (s *Summary) Add(r *Row) {
 		}
 	}
 
-	keys, dup := s.robotKeys(r.Robots)
-	for i := range r.Robots {
+	if robots {
+		s.addVerdicts(r.Robots, 1)
+	}
+}
+
+// addVerdicts counts the verdicts of n sites whose rows hold vs.
+func (s *Summary) addVerdicts(vs []Verdict, n int64) {
+	keys, dup := s.robotKeys(vs)
+	for i := range vs {
 		if dup[i] {
 			continue // a robot named before in the list
 		}
@@ -244,13 +257,13 @@ func (s *Summary) Add(r *Row) {
 		if s.Robots == nil {
 			s.Robots = map[string]VerdictCounts{}
 		}
-		vs := s.Robots[t]
-		if vs == nil {
-			vs = VerdictCounts{}
-			s.Robots[t] = vs
+		vc := s.Robots[t]
+		if vc == nil {
+			vc = VerdictCounts{}
+			s.Robots[t] = vc
 		}
-		via := validKey(r.Robots[i].Via)
-		vs[via] = addCount(vs[via], validKey(r.Robots[i].State), 1)
+		via := validKey(vs[i].Via)
+		vc[via] = addCount(vc[via], validKey(vs[i].State), n)
 	}
 }
 

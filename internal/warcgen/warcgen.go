@@ -45,6 +45,11 @@ type Options struct {
 	// Start is the WARC-Date of the first capture; the zero Time is
 	// 2025-03-01T00:00:00Z. Each capture is a second after the one before.
 	Start time.Time
+	// Revisits is the share of captures, in thousandths, written as a
+	// revisit record (WARC/1.1 §6.7.2, profile identical-payload-digest)
+	// of the last 200 robots.txt response before it, which a reader fills
+	// from that response.
+	Revisits int
 }
 
 // The shares of the kinds of response, in thousandths: a robots.txt crawl
@@ -111,6 +116,8 @@ type gen struct {
 	buf []byte
 	n   int // records written, for the record ids
 	err error
+
+	lastID, lastDigest string // of the last 200 robots.txt response
 }
 
 func (g *gen) pick() kind {
@@ -139,9 +146,18 @@ func (g *gen) capture(i int) {
 	g.record("request", uri, when, []string{"Content-Type", "application/http; msgtype=request", "WARC-IP-Address", "192.0.2.1",
 		"WARC-Protocol", "h2", "WARC-Protocol", "tls/1.3", "WARC-Cipher-Suite", "TLS_AES_128_GCM_SHA256"}, []byte(req))
 
+	if g.o.Revisits > 0 && g.lastID != "" && g.rng.IntN(1000) < g.o.Revisits {
+		head := "HTTP/1.1 200 OK\r\nDate: " + when.Format(time.RFC1123) + "\r\nContent-Type: text/plain\r\n\r\n"
+		g.record("revisit", uri, when, []string{"Content-Type", "application/http; msgtype=response",
+			"WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest",
+			"WARC-Refers-To", g.lastID, "WARC-Payload-Digest", g.lastDigest}, []byte(head))
+		g.record("metadata", uri, when, []string{"Content-Type", "application/warc-fields"}, []byte("fetchTimeMs: 1\r\n"))
+		return
+	}
 	var status, ctype, extra string
 	var body []byte
-	switch g.pick() {
+	kind := g.pick()
+	switch kind {
 	case robotsTxt:
 		status, ctype, body = "200 OK", "text/plain", g.o.Bodies[bi]
 	case notFound:
@@ -173,9 +189,17 @@ func (g *gen) capture(i int) {
 	}
 	g.record("response", uri, when, []string{"Content-Type", "application/http; msgtype=response", "WARC-IP-Address", "192.0.2.1",
 		"WARC-Payload-Digest", digest, "WARC-Identified-Payload-Type", payloadType, "WARC-Protocol", "h2"}, block)
+	if kind == robotsTxt {
+		g.lastID, g.lastDigest = g.id(g.n), digest
+	}
 
 	meta := fmt.Sprintf("fetchTimeMs: %d\r\n", 50+g.rng.IntN(500))
 	g.record("metadata", uri, when, []string{"Content-Type", "application/warc-fields"}, []byte(meta))
+}
+
+// id is the WARC-Record-ID of the n-th record.
+func (g *gen) id(n int) string {
+	return fmt.Sprintf("<urn:uuid:00000000-0000-4000-8000-%012d>", n)
 }
 
 // record writes one record as its own gzip member.
@@ -187,7 +211,7 @@ func (g *gen) record(typ, uri string, when time.Time, fields []string, block []b
 	b := g.buf[:0]
 	b = append(b, "WARC/1.1\r\nWARC-Type: "...)
 	b = append(b, typ...)
-	b = fmt.Appendf(b, "\r\nWARC-Date: %s\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\n", when.UTC().Format(time.RFC3339), g.n)
+	b = fmt.Appendf(b, "\r\nWARC-Date: %s\r\nWARC-Record-ID: %s\r\n", when.UTC().Format(time.RFC3339), g.id(g.n))
 	if uri != "" {
 		b = append(b, "WARC-Target-URI: "...)
 		b = append(b, uri...)
