@@ -98,8 +98,8 @@ type fileVerdict struct {
 // schema is the file's schema.
 var schema = pq.SchemaOf(fileRow{})
 
-// skipBounds leaves out the minimum and maximum values of the string
-// columns of the lists: from each page's header (pq.SkipPageStatistics)
+// skipBounds leaves out the minimum and maximum values of the columns of
+// the lists: from each page's header (pq.SkipPageStatistics)
 // and from the column index and the column chunk's statistics
 // (pq.SkipPageBounds), all optional in Parquet
 // (https://parquet.apache.org/docs/file-format/metadata/,
@@ -109,7 +109,9 @@ var schema = pq.SchemaOf(fileRow{})
 // value (each row has a verdict per robot, an outcome per policy, the
 // common keys and User-agent values), so they would let no reader skip
 // anything; working them out, twice, with a comparison of strings per
-// value, was the largest part of writing a row.
+// value, was the largest part of writing a row. The numbers of the lists
+// (lines, counts, Crawl-delays) go without bounds too: a reader filters
+// on them only after unnesting the list, where page bounds serve nothing.
 var skipBounds = func() []pq.WriterOption {
 	var opts []pq.WriterOption
 	for _, path := range [][]string{
@@ -123,6 +125,11 @@ var skipBounds = func() []pq.WriterOption {
 		{"robots", "list", "element", "robot"},
 		{"robots", "list", "element", "state"},
 		{"robots", "list", "element", "via"},
+		{"robots", "list", "element", "line"},
+		{"robots", "list", "element", "group"},
+		{"robots", "list", "element", "crawl_delay"},
+		{"agents", "list", "element", "line"},
+		{"directives", "list", "element", "count"},
 		{"lint", "list", "element"},
 	} {
 		opts = append(opts, pq.SkipPageBounds(path...), pq.SkipPageStatistics(path...))
