@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -46,6 +47,7 @@ type tap struct {
 	pending  []byte // bytes to hand out again, before src
 	next     int64  // input offset of the next byte Read hands out
 	hist     []byte // bytes handed out; hist[0] is at input offset histBase
+	histBuf  *[]byte
 	histBase int64
 	err      error // the first read error of src other than io.EOF
 }
@@ -70,9 +72,28 @@ func (t *tap) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// histPool holds the histories of inputs read to their end: a reader of
+// many inputs (or of a file's pieces) reuses them instead of growing a
+// new one to 2*histCap for each.
+var histPool = sync.Pool{New: func() any { b := make([]byte, 0, 2*histCap); return &b }}
+
+// release gives the history back to histPool once the input is done.
+func (t *tap) release() {
+	if t.histBuf != nil {
+		*t.histBuf = t.hist[:0]
+		histPool.Put(t.histBuf)
+		t.histBuf, t.hist = nil, nil
+		t.histBase = t.next
+	}
+}
+
 // remember appends b to the history, dropping its oldest bytes when it
 // passes 2*histCap (so that each byte is moved at most once).
 func (t *tap) remember(b []byte) {
+	if t.histBuf == nil && len(b) > 0 {
+		t.histBuf = histPool.Get().(*[]byte)
+		t.hist = append((*t.histBuf)[:0], t.hist...)
+	}
 	if len(t.hist)+len(b) > 2*histCap {
 		drop := len(t.hist) + len(b) - histCap
 		if drop >= len(t.hist) {
@@ -207,6 +228,7 @@ func (m *members) Read(p []byte) (int, error) {
 			if m.in.err != nil {
 				return 0, m.in.err
 			}
+			m.in.release() // the input is done: nothing goes back any more
 			return 0, io.EOF
 		}
 		if err := m.start(at); err != nil {
