@@ -69,6 +69,7 @@ type Writer struct {
 	err    error // the first error of parquet-go's writer
 	closed bool
 	total  int64 // rows written
+	lists  verdictLists
 }
 
 var _ scan.RowWriter = (*Writer)(nil)
@@ -105,7 +106,7 @@ func (w *Writer) Write(r *scan.Row) error {
 		return w.err
 	}
 	prev := &w.rows[(w.n+len(w.rows)-1)%len(w.rows)] // the last row written, or a zero row
-	w.rows[w.n].set(r, prev)
+	w.rows[w.n].set(r, prev, &w.lists)
 	w.n++
 	w.total++
 	if w.n == len(w.rows) {

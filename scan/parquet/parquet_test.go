@@ -342,3 +342,47 @@ func TestRun(t *testing.T) {
 	}
 	compareRows(t, "parquet part", part, want)
 }
+
+// TestWriteSharedLists: the rows of a scan.Analyzer share their verdict
+// lists, which the Writer converts once per list; the file holds each
+// row's own verdicts, in every order of the lists' rows.
+func TestWriteSharedLists(t *testing.T) {
+	rbs, err := scan.SelectRobots("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &scan.Options{Robots: rbs}
+	z := scan.NewAnalyzer(o)
+	bodies := []string{"User-agent: *\nDisallow: /\n", "User-agent: GPTBot\nDisallow: /\n", "", "User-agent: *\nDisallow: /x\n"}
+	var shared, alone []scan.Row
+	for i := range 200 {
+		body := []byte(bodies[(i*7)%len(bodies)])
+		c := &scan.Capture{URL: "https://h.example/robots.txt", Status: []int{200, 200, 404, 503}[i%4], Body: body, Size: int64(len(body))}
+		shared = append(shared, z.Analyze(c))
+		alone = append(alone, scan.Analyze(c, o))
+	}
+	if &shared[0].Robots[0] != &shared[16].Robots[0] {
+		t.Fatal("test bug: the rows share no list")
+	}
+	compareRows(t, "shared lists", readAll(t, writeAll(t, shared), len(shared)), alone)
+
+	// A caller that reuses one list for other verdicts gets them written.
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	row := alone[0]
+	row.Robots = slices.Clone(row.Robots)
+	var want []scan.Row
+	for _, st := range []string{"open", "blocked", "partly", "open"} {
+		for j := range row.Robots {
+			row.Robots[j].State = st
+		}
+		if err := w.Write(&row); err != nil {
+			t.Fatal(err)
+		}
+		r := row
+		r.Robots = slices.Clone(row.Robots)
+		want = append(want, r)
+	}
+	w.Close()
+	compareRows(t, "a reused list", readAll(t, buf.Bytes(), len(want)), want)
+}

@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -142,7 +143,7 @@ var skipBounds = func() []pq.WriterOption {
 // string at the same place in prev (a robot's token, a state, a policy,
 // the source, usually the same string, which Go compares by its pointer
 // first) needs no check.
-func (f *fileRow) set(r *scan.Row, prev *fileRow) {
+func (f *fileRow) set(r *scan.Row, prev *fileRow, lists *verdictLists) {
 	f.URL = valid(r.URL)
 	f.Host = valid(r.Host)
 	f.Domain = valid(r.Domain)
@@ -183,7 +184,26 @@ func (f *fileRow) set(r *scan.Row, prev *fileRow) {
 		}
 		f.Agents = append(f.Agents, fa)
 	}
-	f.Robots = f.Robots[:0]
+	switch vs, ok := lists.get(r.Robots); {
+	case ok:
+		f.Robots = vs
+	case lists == nil:
+		f.Robots = f.Robots[:0]
+		f.setRobots(r, prev)
+	default:
+		f.Robots = nil // f's list may be a kept one: never written over
+		f.setRobots(r, prev)
+		lists.put(r.Robots, f.Robots)
+	}
+	f.Lint = f.Lint[:0]
+	for _, code := range r.Lint {
+		f.Lint = append(f.Lint, valid(code))
+	}
+	f.LintTimeout = r.LintTimeout
+}
+
+// setRobots sets f's verdicts from r's.
+func (f *fileRow) setRobots(r *scan.Row, prev *fileRow) {
 	for i := range r.Robots {
 		v := &r.Robots[i]
 		var p *fileVerdict
@@ -197,9 +217,44 @@ func (f *fileRow) set(r *scan.Row, prev *fileRow) {
 			Line: int64(v.Line), Group: int64(v.Group), CrawlDelay: v.CrawlDelay,
 		})
 	}
-	f.Lint = f.Lint[:0]
-	for _, code := range r.Lint {
-		f.Lint = append(f.Lint, valid(code))
+}
+
+// verdictLists keeps the file form of the verdict lists of scan.Rows, by
+// list: the rows of an Analyzer share their lists (every capture of one
+// body, and most files give the robots one of a few lists), so each is
+// converted once. A list is found by its address and taken only when its
+// verdicts are those kept beside its file form, so that a caller that
+// reuses a list for other verdicts gets them written. A nil
+// *verdictLists keeps nothing.
+type verdictLists struct {
+	m map[*scan.Verdict]convertedList
+}
+
+type convertedList struct {
+	list []scan.Verdict
+	file []fileVerdict
+}
+
+// maxVerdictLists bounds a verdictLists.
+const maxVerdictLists = 1024
+
+func (l *verdictLists) get(vs []scan.Verdict) ([]fileVerdict, bool) {
+	if l == nil || len(vs) == 0 {
+		return nil, false
 	}
-	f.LintTimeout = r.LintTimeout
+	c, ok := l.m[&vs[0]]
+	if !ok || !slices.Equal(c.list, vs) {
+		return nil, false
+	}
+	return c.file, true
+}
+
+func (l *verdictLists) put(vs []scan.Verdict, file []fileVerdict) {
+	if l == nil || len(vs) == 0 {
+		return
+	}
+	if l.m == nil || len(l.m) >= maxVerdictLists {
+		l.m = make(map[*scan.Verdict]convertedList)
+	}
+	l.m[&vs[0]] = convertedList{list: slices.Clone(vs), file: file}
 }
