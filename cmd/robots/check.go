@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -376,11 +377,7 @@ func (rw *rewrite) apply(e *env, src *source, out []byte) (changed bool, err err
 		}
 	}
 	if rw.write && changed {
-		mode := os.FileMode(0o666)
-		if st, err := os.Stat(src.path); err == nil {
-			mode = st.Mode().Perm()
-		}
-		if err := os.WriteFile(src.path, out, mode); err != nil {
+		if err := writeFileAtomic(src.path, out); err != nil {
 			return changed, err
 		}
 	}
@@ -388,6 +385,46 @@ func (rw *rewrite) apply(e *env, src *source, out []byte) (changed bool, err err
 		_, err = e.stdout.Write(out)
 	}
 	return changed, err
+}
+
+// writeFileAtomic replaces the file at path with data so that a crash
+// leaves either the old text or the new one, never a file cut short: it
+// writes a temporary file in the same directory, syncs it, gives it the
+// old file's permissions and renames it over the old one (rename(2) is
+// atomic within a file system). When path is a symbolic link, the file it
+// leads to is replaced and the link stays a link.
+func writeFileAtomic(path string, data []byte) (err error) {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	mode := os.FileMode(0o666)
+	if st, err := os.Stat(target); err == nil {
+		mode = st.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Chmod(mode); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), target)
 }
 
 // diffTexts returns the texts to diff for the old text a and the new text
@@ -436,7 +473,7 @@ func runFix(e *env, args []string) error {
 	fs := newFlags(e, fixCmd)
 	rw := &rewrite{label: "fixed"}
 	fs.BoolVar(&rw.diff, "diff", false, "print a unified diff instead of the corrected file")
-	fs.BoolVar(&rw.write, "w", false, "write the corrected file over FILE")
+	fs.BoolVar(&rw.write, "w", false, "write the corrected file over FILE (a temporary file renamed over it: never half written; its mode kept, a link's target written)")
 	fs.BoolVar(&rw.list, "l", false, "list the files that the fix would change")
 	thorough := fs.Bool("thorough", false, "also apply the fixes of the checks marked thorough")
 	set := fs.String("robots", "major", "fix for robot families `SET`: major (Google, Bing, Yandex, RFC 9309) or all (also the fixes for first-match robots that reorder or merge groups, sort rules or move lines to the canonical layout)")
@@ -560,7 +597,7 @@ func runFmt(e *env, args []string) error {
 	fs := newFlags(e, fmtCmd)
 	rw := &rewrite{label: "formatted"}
 	fs.BoolVar(&rw.diff, "diff", false, "print a unified diff instead of the formatted file; exit 1 when there is one")
-	fs.BoolVar(&rw.write, "w", false, "write the formatted file over FILE")
+	fs.BoolVar(&rw.write, "w", false, "write the formatted file over FILE (a temporary file renamed over it: never half written; its mode kept, a link's target written)")
 	fs.BoolVar(&rw.list, "l", false, "list the files whose layout would change; exit 1 when there is one")
 	if err := parseFlags(e, fmtCmd, fs, args); err != nil {
 		return err
