@@ -58,7 +58,7 @@ type uiOption struct{ Value, Label string }
 
 // uiProfiles are the choices of the form's profile select.
 var uiProfiles = func() []uiOption {
-	opts := []uiOption{{"", "every robot family"}}
+	opts := []uiOption{{"", "major robot families"}}
 	for _, p := range robots.Profiles() {
 		opts = append(opts, uiOption{p.String(), "only " + p.String() + " robots"})
 	}

@@ -12,6 +12,11 @@ import (
 func TestUIAllRobots(t *testing.T) {
 	_, ts := newTest(t, Config{})
 	_, _, body := do(t, ts, "POST", "/", "application/x-www-form-urlencoded", url.Values{"robots": {sample}}.Encode())
+	// The scope's default says what it covers: the major families, as
+	// the check of an empty "profile" reports them (RB411 is not theirs).
+	if !strings.Contains(body, ">major robot families</option>") {
+		t.Errorf("the scope's default option does not name the major robot families")
+	}
 	if !strings.Contains(body, "RB305") || strings.Contains(body, "RB411") || strings.Contains(body, `name="all_robots" value="1" aria-describedby="all-robots-hint" checked`) {
 		t.Errorf("without the option: RB305 missing, RB411 (first-match robots only) shown, or the box checked")
 	}

@@ -107,6 +107,10 @@ func printCommandHelp(w io.Writer, cmd *command, fs *flag.FlagSet) {
 		fs.SetOutput(io.Discard)
 	}
 	fmt.Fprintln(w)
+	if cmd.exitCodes != "" {
+		fmt.Fprint(w, cmd.exitCodes)
+		return
+	}
 	fmt.Fprint(w, exitCodeHelp)
 }
 

@@ -99,7 +99,10 @@ type command struct {
 	usage string // after "robots NAME "
 	short string
 	long  string // more help, printed after the short line
-	run   func(e *env, args []string) error
+	// exitCodes, when not "", is the command's own table of exit codes,
+	// printed instead of exitCodeHelp.
+	exitCodes string
+	run       func(e *env, args []string) error
 }
 
 var commands []*command

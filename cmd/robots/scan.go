@@ -83,13 +83,6 @@ fails: each is reported on standard error as
 record or line ("robots scan: INPUT: message" for an input that cannot
 be opened), and the run goes on with the rest.
 
-Exit status of robots scan:
-  0    every input was read without error
-  1    some input, or some record or line of one, could not be read
-       (reported; it has no row)
-  2    a usage error, or the rows or the summary could not be written
-  130  interrupted
-
 When standard error is a terminal, a status line there shows the inputs
 done, the captures, captures/s, MB/s read and the time left.
 
@@ -110,6 +103,13 @@ Examples:
       -out /data/out/$JOB_COMPLETION_INDEX \
       -summary /data/summary-$JOB_COMPLETION_INDEX.json @/data/robotstxt.paths.gz
   robots scan merge /data/summary-*.json -summary report.html`,
+	exitCodes: `Exit codes:
+  0    every input was read without error, or a rerun had nothing left to do
+  1    some input, or some record or line of one, could not be read
+       (reported; it has no row)
+  2    a usage error, or the rows or the summary could not be written
+  130  interrupted
+`,
 }
 
 var scanMergeCmd = &command{

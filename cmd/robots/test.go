@@ -16,6 +16,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
 )
@@ -115,6 +116,11 @@ func runTest(e *env, args []string) error {
 	}
 	if truncated {
 		fmt.Fprintf(e.stderr, "robots: %s is larger than %d KiB: like Google, the test reads only its first %d KiB\n", *file, robots.MaxBytes>>10, robots.MaxBytes>>10)
+	}
+	if enc := sniff.Wide(src); enc != "" && sniff.Binary(src) == "" {
+		// RFC 9309 §2.3 and Google read UTF-8: a wide text has no line
+		// they can read, as the verdicts below show.
+		fmt.Fprintf(e.stderr, "robots: %s is %s: robots read UTF-8 and find no rules in it (robots check: RB202; robots fix -enable FX02 transcodes it)\n", *file, enc)
 	}
 	f := syntax.Parse(*file, src)
 	rules := robots.Compile(f, rd.profile)
