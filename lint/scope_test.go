@@ -229,3 +229,19 @@ func TestWriteTextLines(t *testing.T) {
 		t.Errorf("one more line: got\n%s", b.String())
 	}
 }
+
+// TestWriteTextFile: a finding on the whole file has no line: it is
+// written "name: severity CODE message", without ":0:0" and without a
+// quoted line.
+func TestWriteTextFile(t *testing.T) {
+	src := "\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00"
+	f := syntax.Parse("store.example", []byte(src))
+	var b strings.Builder
+	if err := WriteText(&b, f, Run(f, nil)); err != nil {
+		t.Fatal(err)
+	}
+	want := "store.example: error RB202 robots.txt is encoded as UTF-16LE; robots expect UTF-8\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}

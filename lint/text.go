@@ -10,7 +10,9 @@ import (
 )
 
 // WriteText writes ds in the compiler style of the CLI contract, one
-// diagnostic per first line, "name:line:col: severity CODE message",
+// diagnostic per first line, "name:line:col: severity CODE message" ("name:
+// severity CODE message" for a finding on the whole file, which has no
+// line),
 // followed for a diagnostic with a line by that line of f and a caret
 // under the column, by the other lines of the same problem (Lines, see
 // Fold), and by its related lines:
@@ -27,7 +29,13 @@ func WriteText(w io.Writer, f *syntax.File, ds []Diagnostic) error {
 	var b strings.Builder
 	for i := range ds {
 		d := &ds[i]
-		fmt.Fprintf(&b, "%s:%d:%d: %s %s %s\n", name, d.Line, d.Column, d.Check.Severity, d.Check.Code, d.Message)
+		if d.Line > 0 {
+			fmt.Fprintf(&b, "%s:%d:%d: %s %s %s\n", name, d.Line, d.Column, d.Check.Severity, d.Check.Code, d.Message)
+		} else {
+			// A finding on the whole file (its encoding, its fetch) has no
+			// line to point at, as a compiler writes "name: message".
+			fmt.Fprintf(&b, "%s: %s %s %s\n", name, d.Check.Severity, d.Check.Code, d.Message)
+		}
 		if d.Line > 0 && d.Line <= len(f.Lines) {
 			text := displayLine(f.Text(f.Lines[d.Line-1].Span))
 			gutter := fmt.Sprintf("%5d | ", d.Line)
