@@ -4,14 +4,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/robotskit/robots/internal/spell"
 	"io"
+	"net/netip"
 	neturl "net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/robotskit/robots/internal/spell"
 )
 
 // parseFlags parses args as gofmt and go vet do, except that flags may
@@ -178,9 +180,28 @@ func (v *floatValue) Set(s string) error {
 	return nil
 }
 
-// noteBareHost is the one-line note for an argument read as https://.
-func noteBareHost(e *env, arg, u string) {
-	fmt.Fprintf(e.stderr, "robots: reading %q as %s\n", arg, u)
+// noteBareHost is the one-line note for an argument read as https://:
+// for an argument that may have named a file, that there is no such
+// file; for a local address, how to reach a server without TLS.
+func noteBareHost(e *env, arg, u string, mayBeFile bool) {
+	note := fmt.Sprintf("reading %q as %s", arg, u)
+	if mayBeFile {
+		note = fmt.Sprintf("no file %q here: fetching %s", arg, u)
+	}
+	if pu, err := neturl.Parse(u); err == nil && isLocalHost(pu.Hostname()) {
+		note += " (a local server without TLS: give http://" + strings.TrimPrefix(u, "https://") + ")"
+	}
+	fmt.Fprintf(e.stderr, "robots: %s\n", note)
+}
+
+// isLocalHost reports whether host is localhost or an IP address, which
+// a test server often serves without TLS.
+func isLocalHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	_, err := netip.ParseAddr(host)
+	return err == nil
 }
 
 // fetchURL checks a URL argument of a command that fetches it: an
@@ -199,7 +220,7 @@ func fetchURL(e *env, arg string) (string, error) {
 		return arg, nil
 	}
 	if u, ok := bareHost(arg); ok {
-		noteBareHost(e, arg, u)
+		noteBareHost(e, arg, u, false)
 		return u, nil
 	}
 	if i := strings.Index(arg, "://"); i > 0 {
@@ -455,7 +476,7 @@ func resolveInput(e *env, arg string) (input, error) {
 		return input{}, err
 	}
 	if u, ok := bareHost(arg); ok {
-		noteBareHost(e, arg, u)
+		noteBareHost(e, arg, u, true)
 		return input{name: u, url: u}, nil
 	}
 	return input{name: arg, path: arg}, nil

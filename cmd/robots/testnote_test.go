@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,23 @@ func TestTestWideNote(t *testing.T) {
 	os.WriteFile(path, []byte("User-agent: *\nDisallow: /\n"), 0o644)
 	if _, stderr, _ := runScanArgs(t, nil, "test", "-file", path, "-agent", "Googlebot", "/"); stderr != "" {
 		t.Errorf("a UTF-8 file: stderr %q", stderr)
+	}
+}
+
+// TestBareHostNote: an argument that names no file and looks like a
+// host is fetched over https, and the note says so: for a command that
+// reads files, that there is no such file; for a local address, how to
+// reach a server without TLS. (Loopback only: port 1 refuses.)
+func TestBareHostNote(t *testing.T) {
+	t.Chdir(t.TempDir()) // where no file is named 127.0.0.1:1
+	_, stderr, _ := runScanArgs(t, nil, "check", "127.0.0.1:1")
+	want := `robots: no file "127.0.0.1:1" here: fetching https://127.0.0.1:1 (a local server without TLS: give http://127.0.0.1:1)` + "\n"
+	if !strings.HasPrefix(stderr, want) {
+		t.Errorf("check: stderr %q\nwant it to start with %q", stderr, want)
+	}
+	_, stderr, _ = runScanArgs(t, nil, "fetch", "127.0.0.1:1")
+	want = `robots: reading "127.0.0.1:1" as https://127.0.0.1:1 (a local server without TLS: give http://127.0.0.1:1)` + "\n"
+	if !strings.HasPrefix(stderr, want) {
+		t.Errorf("fetch: stderr %q\nwant it to start with %q", stderr, want)
 	}
 }
