@@ -523,7 +523,11 @@ func TestMemory16Tests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load")
 	}
-	s, ts := newTest(t, Config{RateLimit: -1})
+	// The test is of memory: every request waits for its slot as long as
+	// it takes (16 heavy checks, one or two at a time, take more than the
+	// default 5 s queue wait on a loaded 2-core machine: 5.4 s with two CPU
+	// burners per core); the queue's own limits are TestOverloaded's.
+	s, ts := newTest(t, Config{RateLimit: -1, QueueWait: 5 * time.Minute, RequestTimeout: 5 * time.Minute})
 	tr := &http.Transport{MaxConnsPerHost: 20, MaxIdleConnsPerHost: 20}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr}
