@@ -15,6 +15,11 @@ var pageCmd = &command{
 	name:  "page",
 	usage: "[-robot NAME | -agent TOKEN] [-format text|json] [-links] [-max-bytes N] [-max-redirects N] [-timeout D] [-user-agent UA] [-profile P] URL",
 	short: "show a page as a robot sees it: robots.txt, status, X-Robots-Tag, meta tags",
+	long: `Exit 1 when the page is not crawlable or not indexable. A page of which
+no response arrives (a redirect loop, more redirects than -max-redirects,
+no connection) is an error: no report, the error alone, exit 2. A page
+read but cut short (its body broke off, -timeout ran out) is reported
+with what was read and the error in its fetch section, exit 2.`,
 }
 
 func init() { pageCmd.run = runPage }
@@ -88,23 +93,69 @@ func runPage(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case *format == "json":
+	if rep.Error != "" && !pageRead(rep) {
+		// No response of the page arrived: a report would hold robots.txt's
+		// verdict and guesses for the rest (no directives, no snippet
+		// limit). The error alone says what happened, in either format.
+		return pageError(rep)
+	}
+	if *format == "json" {
 		err = writeJSON(e.stdout, rep)
-	case rep.Error != "" && rep.Status == 0:
-		// No page came back: the error says all there is.
-	default:
+	} else {
 		err = writePage(e.stdout, rep, *allLinks)
 	}
 	switch {
 	case err != nil:
 		return err
 	case rep.Error != "":
-		return errors.New(clean(rep.Error))
+		// The page was read, but the inspection ended early (the body
+		// broke off, the time ran out): the report is what was found, and
+		// its error, said once in it, makes the exit status 2.
+		return errReported
 	case !rep.Crawlable || !rep.Indexable:
 		return errFinding
 	}
 	return nil
+}
+
+// pageRead reports whether a response of the page itself arrived: the
+// last request was answered, and not with a redirect still to follow.
+// The inspector follows a 301, 302, 303, 307 or 308 with a Location (the
+// redirection statuses of RFC 9110 §15.4), and a loop, its redirect
+// limit or an unusable Location stops it on one.
+func pageRead(r *page.Report) bool {
+	if len(r.Redirects) == 0 {
+		return false
+	}
+	h := r.Redirects[len(r.Redirects)-1]
+	switch h.Status {
+	case 0:
+		return false
+	case 301, 302, 303, 307, 308:
+		return h.Location == ""
+	}
+	return true
+}
+
+// pageError is the error of a page that could not be read. After more
+// than one request it lists them, each with its status and Location, so
+// that a loop or a chain shows whole:
+//
+//	redirect loop: http://h/b leads back to http://h/a
+//	  302 http://h/a → /b
+//	  302 http://h/b → /a
+func pageError(r *page.Report) error {
+	var b strings.Builder
+	b.WriteString(clean(r.Error))
+	if len(r.Redirects) > 1 {
+		for _, h := range r.Redirects {
+			fmt.Fprintf(&b, "\n  %s %s", statusText(h.Status), clean(h.URL))
+			if h.Location != "" {
+				b.WriteString(" → " + clean(h.Location))
+			}
+		}
+	}
+	return errors.New(b.String())
 }
 
 // writePage prints a report for people.
@@ -119,9 +170,17 @@ func writePage(w io.Writer, r *page.Report, allLinks bool) error {
 	if r.HTML {
 		writePageContent(&b, r, allLinks)
 	}
-	if len(r.Warnings) > 0 {
+	// The error is said once, in the fetch section: not again as the
+	// inspector's "fetch failed" warning.
+	var warnings []string
+	for _, w := range r.Warnings {
+		if r.Error == "" || w != "fetch failed: "+r.Error {
+			warnings = append(warnings, w)
+		}
+	}
+	if len(warnings) > 0 {
 		b.WriteString("warnings\n")
-		for _, w := range r.Warnings {
+		for _, w := range warnings {
 			fmt.Fprintf(&b, "  - %s\n", w)
 		}
 	}
