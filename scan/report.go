@@ -106,7 +106,7 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 func (s *Summary) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	r := s.report()
-	fmt.Fprintf(bw, "# %s\n\n%s\n", r.Title, reportMD(r.Lead))
+	fmt.Fprintf(bw, "# %s\n\n%s\n\n%s\n", r.Title, reportMD(r.Lead), reportMD(r.About))
 	for _, t := range r.Tables {
 		fmt.Fprintf(bw, "\n## %s\n\n%s\n", reportMD(t.Title), reportMD(t.Note))
 		if len(t.Sources) > 0 {
@@ -142,7 +142,14 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 		}
 		bw.WriteString("\n")
 		for _, x := range t.Rows {
-			row(x.Cells)
+			cells := make([]string, len(x.Cells))
+			for i, c := range x.Cells {
+				if sh := x.Share(i); sh != "" {
+					c += " (" + sh + ")"
+				}
+				cells[i] = c
+			}
+			row(cells)
 		}
 		if t.Hidden > 0 {
 			fmt.Fprintf(bw, "\n%d more in the JSON form.\n", t.Hidden)
@@ -158,10 +165,13 @@ func (s *Summary) WriteHTML(w io.Writer) error {
 	return reportPage.Execute(w, s.report())
 }
 
-// A reportView is what WriteMarkdown and WriteHTML show.
+// A reportView is what WriteMarkdown and WriteHTML show: a title, a
+// headline of what was counted, what the words of the headline mean, and
+// the tables.
 type reportView struct {
 	Title  string
 	Lead   string
+	About  string
 	Tables []reportTable
 }
 
@@ -171,17 +181,87 @@ type reportTable struct {
 	ID, Title, Note string
 	Sources         []reportLink
 	Cols            []string
+	Groups          []reportGroup // HTML: headings over runs of Cols, left to right
 	Rows            []reportRow
 	Legend          []reportSeg // names the segments of stacked bars
 	Hidden          int         // rows cut from the report
 	Empty           string      // said when there are no rows
 }
 
+// A reportGroup is a heading over Span columns of a table; the HTML draws
+// a line before each named group, and lets the headings and names of a
+// table with groups wrap, to fit a narrow window.
+type reportGroup struct {
+	Name string
+	Span int
+}
+
+// ColClass returns the CSS class of column i: "gs" when a named group
+// starts there.
+func (t reportTable) ColClass(i int) string {
+	at := 0
+	for _, g := range t.Groups {
+		if at == i {
+			if g.Name != "" {
+				return "gs"
+			}
+			return ""
+		}
+		at += g.Span
+	}
+	return ""
+}
+
 type reportLink struct{ Text, URL string }
 
 type reportRow struct {
 	Cells []string
+	// Shares, when set, holds a share for each of Cells, "" for none:
+	// Markdown writes it after the count, "12 (3.45%)", HTML under it.
+	Shares []string
+	// Names are the robots of a row that stands for several, whose
+	// Cells[0] names them all.
+	Names []string
 	Bar   []reportSeg
+}
+
+// Share returns the share of cell i, "" when it has none.
+func (r reportRow) Share(i int) string {
+	if i < len(r.Shares) {
+		return r.Shares[i]
+	}
+	return ""
+}
+
+// reportNamesShown is how many names of a row for several robots the HTML
+// shows before a "…" that opens on the list of all of them; a row of one
+// more shows them all.
+const reportNamesShown = 3
+
+// Folded reports whether the HTML shows the row's names folded: the first
+// reportNamesShown, and the whole list on demand.
+func (r reportRow) Folded() bool { return len(r.Names) > reportNamesShown+1 }
+
+// Short returns the folded names: "GPTBot, ClaudeBot, CCBot, …".
+func (r reportRow) Short() string {
+	var b strings.Builder
+	for _, n := range r.Names[:min(len(r.Names), reportNamesShown)] {
+		b.WriteString(reportShown(n) + ", ")
+	}
+	b.WriteString("…")
+	return b.String()
+}
+
+// Count says how many robots the row stands for: "(12 robots)".
+func (r reportRow) Count() string { return fmt.Sprintf("(%d robots)", len(r.Names)) }
+
+// List returns every name of the row, comma-separated.
+func (r reportRow) List() string {
+	shown := make([]string, len(r.Names))
+	for i, n := range r.Names {
+		shown[i] = reportShown(n)
+	}
+	return strings.Join(shown, ", ")
 }
 
 // A reportSeg is one segment of a bar: Class picks its colour (one: a
@@ -215,8 +295,12 @@ func (s *Summary) report() *reportView {
 	}
 	r := &reportView{
 		Title: "robots.txt scan summary",
-		Lead: fmt.Sprintf("%d captures, of which %d sites (%s): captures with a usable robots.txt, read as rules under the \"google\" fetch policy, not an HTML page, not a revisit. Captures of the same host count once each.",
+		Lead: fmt.Sprintf("%d captures, of which %d (%s) are sites: captures with a usable robots.txt.",
 			s.Captures, s.Sites, reportPct(s.Sites, s.Captures)),
+		About: "A capture is one recorded robots.txt response: a file of a directory, a response or revisit record of a WARC file, a line of a JSON Lines file. " +
+			"A site is a capture that robots of the \"google\" fetch policy read as rules (a 2xx response), that is not an HTML page and not a revisit. " +
+			"Sites are counted per capture, not per host: a host captured twice (on two dates, or over http and https) is two sites, so there can be more sites than distinct hosts in the input. " +
+			"The summary counts no distinct hosts, since such counts cannot be added up across shards; docs/scan.md (\"One row per host\") counts each host once from the rows.",
 	}
 	r.Tables = append(r.Tables,
 		s.overviewTable(), s.classTable(), s.statusTable(), s.sizeTable(),
@@ -463,15 +547,61 @@ func reportTally(vs VerdictCounts) reportRobotTally {
 	return t
 }
 
+// A reportRobotRow is one row of the robot table: the robots whose
+// tallies are the same, by name, and that tally.
+type reportRobotRow struct {
+	names []string
+	tally reportRobotTally
+}
+
+// reportRobotRows collapses the robots whose tallies are the same in every
+// count into one row, and orders the rows by the sites that fully block
+// their robots, most first, then by those that partly block them, then by
+// name; a row's names are ordered ignoring case.
+func reportRobotRows(robots map[string]VerdictCounts) []reportRobotRow {
+	at := map[reportRobotTally]int{}
+	var rows []reportRobotRow
+	for k, vs := range robots {
+		x := reportTally(vs)
+		i, ok := at[x]
+		if !ok {
+			i = len(rows)
+			at[x] = i
+			rows = append(rows, reportRobotRow{tally: x})
+		}
+		rows[i].names = append(rows[i].names, k)
+	}
+	for _, r := range rows {
+		slices.SortFunc(r.names, reportNameOrder)
+	}
+	slices.SortFunc(rows, func(a, b reportRobotRow) int {
+		x, y := a.tally, b.tally
+		return cmp.Or(cmp.Compare(y.blocked, x.blocked), cmp.Compare(y.partly, x.partly), reportNameOrder(a.names[0], b.names[0]))
+	})
+	return rows
+}
+
+// reportNameOrder orders robot names ignoring case, then as bytes.
+func reportNameOrder(a, b string) int {
+	return cmp.Or(strings.Compare(strings.ToLower(a), strings.ToLower(b)), strings.Compare(a, b))
+}
+
 func (s *Summary) robotTable() reportTable {
 	t := reportTable{
 		ID: "robots", Title: "Robots",
 		Note: "For each selected robot, shares of the sites it was read on: " +
 			"those with a group that names its token, that it reaches through a fallback token or through the \"*\" group; " +
 			"those that bar it from \"/\" (fully blocked), that let it fetch \"/\" but disallow some path (partly blocked), or neither (open), whichever group applies (as Consent in Crisis' full and partial restrictions); " +
-			"and, among the sites that name it, those that fully or partly disallow it (as Cloudflare Radar's fully and partially disallowed user agents).",
+			"and, among the sites that name it, those that fully or partly disallow it (as Cloudflare Radar's fully and partially disallowed user agents). " +
+			"Robots with the same counts in every column share a row; the most blocked come first.",
 		Sources: []reportLink{srcConsent, srcRadar},
 		Cols:    []string{"robot", "sites", "named", "via fallback", "via *", "fully blocked", "partly blocked", "open", "named, fully", "named, partly"},
+		Groups: []reportGroup{
+			{Span: 2},
+			{Name: "how its group is found", Span: 3},
+			{Name: "what it may crawl", Span: 3},
+			{Name: "on the sites that name it", Span: 2},
+		},
 		Legend: []reportSeg{
 			{Class: "no", Name: "fully blocked"},
 			{Class: "part", Name: "partly blocked"},
@@ -479,23 +609,16 @@ func (s *Summary) robotTable() reportTable {
 		},
 		Empty: "No robot selected (-robots).",
 	}
-	tallies := make(map[string]reportRobotTally, len(s.Robots))
-	for k, vs := range s.Robots {
-		tallies[k] = reportTally(vs)
-	}
-	keys := make([]string, 0, len(tallies))
-	for k := range tallies {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int {
-		x, y := tallies[a], tallies[b]
-		return cmp.Or(cmp.Compare(y.blocked, x.blocked), cmp.Compare(y.partly, x.partly), strings.Compare(a, b))
-	})
-	for _, k := range keys {
-		x := tallies[k]
-		row := reportRow{Cells: []string{reportShown(k), strconv.FormatInt(x.sites, 10)}}
+	for _, r := range reportRobotRows(s.Robots) {
+		x := r.tally
+		row := reportRow{Cells: []string{reportShown(r.names[0]), strconv.FormatInt(x.sites, 10)}, Shares: []string{"", ""}}
+		if len(r.names) > 1 {
+			row.Names = r.names
+			row.Cells[0] = row.List() + " " + row.Count()
+		}
 		for _, n := range []int64{x.named, x.fallback, x.star, x.blocked, x.partly, x.open, x.namedBlocked, x.namedPartly} {
-			row.Cells = append(row.Cells, reportCountShare(n, x.sites))
+			row.Cells = append(row.Cells, strconv.FormatInt(n, 10))
+			row.Shares = append(row.Shares, reportPct(n, x.sites))
 		}
 		for i, n := range []int64{x.blocked, x.partly, x.open} {
 			row.Bar = append(row.Bar, reportSeg{Class: t.Legend[i].Class, Name: t.Legend[i].Name, Width: reportShare(n, x.sites)})
@@ -644,13 +767,27 @@ h1 { font-size: 1.6rem; margin-bottom: .3rem; }
 h2 { font-size: 1.2rem; margin: 2.2rem 0 .4rem; }
 p { margin: .3rem 0; max-width: 60rem; }
 .note, .src, .more { color: var(--muted); font-size: .9rem; }
+.lead { font-size: 1.05rem; }
 nav a { margin-right: .8rem; }
 table { border-collapse: collapse; margin-top: .6rem; font-variant-numeric: tabular-nums; }
 th, td { padding: .25rem .6rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
-th:first-child, td:first-child { text-align: left; max-width: 28rem; overflow: hidden; text-overflow: ellipsis; }
-th { font-weight: 600; border-bottom-width: 2px; }
-.wrap { overflow-x: auto; }
+th:first-child, td:first-child { text-align: left; max-width: 28rem; white-space: normal; overflow-wrap: break-word; }
+th { font-weight: 600; border-bottom-width: 2px; vertical-align: bottom; }
+.wrap { overflow-x: auto; background: linear-gradient(to right, Canvas 30%, transparent) left / 2rem 100% no-repeat local,
+  linear-gradient(to left, Canvas 30%, transparent) right / 2rem 100% no-repeat local,
+  radial-gradient(farthest-side at 0 50%, color-mix(in srgb, var(--fg) 22%, transparent), transparent) left / .7rem 100% no-repeat scroll,
+  radial-gradient(farthest-side at 100% 50%, color-mix(in srgb, var(--fg) 22%, transparent), transparent) right / .7rem 100% no-repeat scroll; }
 td.bar { width: 14rem; min-width: 7rem; }
+table.grouped th, table.grouped td { white-space: normal; vertical-align: top; }
+table.grouped thead th { vertical-align: bottom; }
+table.grouped th:first-child, table.grouped td:first-child { min-width: 8rem; max-width: 16rem; }
+table.grouped td.bar { width: 10rem; min-width: 6rem; padding-top: .55rem; }
+tr.groups th { border-bottom-width: 1px; text-align: center; color: var(--muted); font-size: .85rem; }
+th.gs, td.gs { border-left: 1px solid var(--line); }
+td small { display: block; color: var(--muted); font-size: .8rem; }
+summary { cursor: pointer; }
+.nw { white-space: nowrap; }
+details p { margin: .3rem 0 0; color: var(--muted); font-size: .85rem; }
 .track { display: flex; height: .8rem; background: var(--track); border-radius: 2px; overflow: hidden; }
 .track span, .key { display: inline-block; height: 100%; }
 .key { width: .8rem; height: .8rem; vertical-align: middle; margin: 0 .3rem 0 .8rem; border-radius: 2px; }
@@ -659,9 +796,10 @@ td.bar { width: 14rem; min-width: 7rem; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<p>{{.Lead}}</p>
+<p class="lead">{{.Lead}}</p>
+<p class="note">{{.About}}</p>
 <nav>{{range .Tables}}<a href="#{{.ID}}">{{.Title}}</a> {{end}}</nav>
-{{range .Tables}}
+{{range $t := .Tables}}
 <section id="{{.ID}}">
 <h2>{{.Title}}</h2>
 <p class="note">{{.Note}}</p>
@@ -672,11 +810,15 @@ td.bar { width: 14rem; min-width: 7rem; }
 <p class="note">{{range .Legend}}<span class="key {{.Class}}"></span>{{.Name}}{{end}}</p>
 {{- end}}
 {{- if .Rows}}
-<div class="wrap"><table>
-<thead><tr>{{range .Cols}}<th>{{.}}</th>{{end}}<th></th></tr></thead>
+<div class="wrap"><table{{if .Groups}} class="grouped"{{end}}>
+<thead>{{if .Groups}}<tr class="groups">{{range .Groups}}<th colspan="{{.Span}}"{{if .Name}} class="gs"{{end}}>{{.Name}}</th>{{end}}<th></th></tr>
+{{end}}<tr>{{range $i, $c := .Cols}}<th{{with $t.ColClass $i}} class="{{.}}"{{end}}>{{$c}}</th>{{end}}<th></th></tr></thead>
 <tbody>
-{{- range .Rows}}
-<tr>{{range .Cells}}<td>{{.}}</td>{{end}}<td class="bar"><div class="track">{{range .Bar}}<span class="{{.Class}}" style="{{.Style}}"{{if .Name}} title="{{.Name}}"{{end}}></span>{{end}}</div></td></tr>
+{{- range $r := .Rows}}
+<tr>{{range $i, $c := .Cells}}<td{{with $t.ColClass $i}} class="{{.}}"{{end}}>
+{{- if and (eq $i 0) $r.Folded}}<details><summary>{{$r.Short}} <span class="nw">{{$r.Count}}</span></summary><p>{{$r.List}}</p></details>
+{{- else if and (eq $i 0) $r.Names}}{{$r.List}} <span class="nw">{{$r.Count}}</span>
+{{- else}}{{$c}}{{with $r.Share $i}} <small>{{.}}</small>{{end}}{{end}}</td>{{end}}<td class="bar"><div class="track">{{range .Bar}}<span class="{{.Class}}" style="{{.Style}}"{{if .Name}} title="{{.Name}}"{{end}}></span>{{end}}</div></td></tr>
 {{- end}}
 </tbody>
 </table></div>

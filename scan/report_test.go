@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,15 +25,17 @@ var reportUpdate = func() func() bool {
 // reportRows is a fixed set of captures with every case the tables
 // count: usable files of each size bin, an HTML soft 404, an empty 200, a
 // revisit, 3xx/4xx/5xx and odd statuses, repeated agents, verdicts of
-// every state and way, checker codes and a timeout.
+// every state and way (anthropic-ai's the same as GPTBot's on every site,
+// so that they share a row of the robot table), checker codes and a
+// timeout.
 func reportRows() []Row {
 	rules := sumOutcomes("rules", "rules")
 	return []Row{
 		{URL: "https://a.example/robots.txt", Status: 200, Bytes: 812, Outcomes: rules,
-			Directives: []KeyCount{{"user-agent", 3}, {"disallow", 3}, {"sitemap", 1}},
-			Agents:     []AgentValue{{Value: "GPTBot", Lower: "gptbot"}, {Value: "CCBot", Lower: "ccbot"}, {Value: "*", Lower: "*"}},
+			Directives: []KeyCount{{"user-agent", 4}, {"disallow", 3}, {"sitemap", 1}},
+			Agents:     []AgentValue{{Value: "GPTBot", Lower: "gptbot"}, {Value: "anthropic-ai", Lower: "anthropic-ai"}, {Value: "CCBot", Lower: "ccbot"}, {Value: "*", Lower: "*"}},
 			Robots: []Verdict{
-				{Robot: "GPTBot", State: "blocked", Via: "named"}, {Robot: "CCBot", State: "blocked", Via: "named"},
+				{Robot: "GPTBot", State: "blocked", Via: "named"}, {Robot: "anthropic-ai", State: "blocked", Via: "named"}, {Robot: "CCBot", State: "blocked", Via: "named"},
 				{Robot: "Googlebot", State: "partly", Via: "star"}, {Robot: "Applebot", State: "partly", Via: "star"},
 			},
 			Lint: []string{"RB406"}},
@@ -40,21 +43,21 @@ func reportRows() []Row {
 			Directives: []KeyCount{{"user-agent", 1}, {"disallow", 1}},
 			Agents:     []AgentValue{{Value: "*", Lower: "*"}},
 			Robots: []Verdict{
-				{Robot: "GPTBot", State: "open", Via: "star"}, {Robot: "CCBot", State: "open", Via: "star"},
+				{Robot: "GPTBot", State: "open", Via: "star"}, {Robot: "anthropic-ai", State: "open", Via: "star"}, {Robot: "CCBot", State: "open", Via: "star"},
 				{Robot: "Googlebot", State: "open", Via: "star"}, {Robot: "Applebot", State: "open", Via: "star"},
 			}},
 		{URL: "https://c.example/robots.txt", Status: 200, Bytes: 15300, Outcomes: rules,
-			Directives: []KeyCount{{"user-agent", 4}, {"disallow", 9}, {"allow", 2}, {"dissallow", 1}, {"crawl-delay", 1}},
-			Agents: []AgentValue{{Value: "Googlebot", Lower: "googlebot"}, {Value: "GPTBot", Lower: "gptbot"},
+			Directives: []KeyCount{{"user-agent", 5}, {"disallow", 9}, {"allow", 2}, {"dissallow", 1}, {"crawl-delay", 1}},
+			Agents: []AgentValue{{Value: "Googlebot", Lower: "googlebot"}, {Value: "GPTBot", Lower: "gptbot"}, {Value: "anthropic-ai", Lower: "anthropic-ai"},
 				{Value: "gptbot", Lower: "gptbot"}, {Value: "<script>|x|</script>", Lower: "<script>|x|</script>"}},
 			Robots: []Verdict{
-				{Robot: "GPTBot", State: "partly", Via: "named"}, {Robot: "CCBot", State: "open", Via: "none"},
+				{Robot: "GPTBot", State: "partly", Via: "named"}, {Robot: "anthropic-ai", State: "partly", Via: "named"}, {Robot: "CCBot", State: "open", Via: "none"},
 				{Robot: "Googlebot", State: "partly", Via: "named"}, {Robot: "Applebot", State: "partly", Via: "fallback"},
 			},
 			Lint: []string{"RB303", "RB304"}},
 		{URL: "https://d.example/robots.txt", Status: 200, Bytes: 0, Outcomes: rules,
 			Robots: []Verdict{
-				{Robot: "GPTBot", State: "open", Via: "none"}, {Robot: "CCBot", State: "open", Via: "none"},
+				{Robot: "GPTBot", State: "open", Via: "none"}, {Robot: "anthropic-ai", State: "open", Via: "none"}, {Robot: "CCBot", State: "open", Via: "none"},
 				{Robot: "Googlebot", State: "open", Via: "none"}, {Robot: "Applebot", State: "open", Via: "none"},
 			},
 			Lint: []string{"RB123"}},
@@ -62,7 +65,7 @@ func reportRows() []Row {
 			Directives: []KeyCount{{"user-agent", 1}, {"disallow", 30000}},
 			Agents:     []AgentValue{{Value: "*", Lower: "*"}},
 			Robots: []Verdict{
-				{Robot: "GPTBot", State: "partly", Via: "star"}, {Robot: "CCBot", State: "partly", Via: "star"},
+				{Robot: "GPTBot", State: "partly", Via: "star"}, {Robot: "anthropic-ai", State: "partly", Via: "star"}, {Robot: "CCBot", State: "partly", Via: "star"},
 				{Robot: "Googlebot", State: "partly", Via: "star"}, {Robot: "Applebot", State: "partly", Via: "star"},
 			},
 			Lint: []string{"RB122"}},
@@ -70,14 +73,14 @@ func reportRows() []Row {
 			Directives: []KeyCount{{"user-agent", 2}, {"disallow", 2}},
 			Agents:     []AgentValue{{Value: "CCBot", Lower: "ccbot"}, {Value: "*", Lower: "*"}},
 			Robots: []Verdict{
-				{Robot: "GPTBot", State: "open", Via: "star"}, {Robot: "CCBot", State: "blocked", Via: "named"},
+				{Robot: "GPTBot", State: "open", Via: "star"}, {Robot: "anthropic-ai", State: "open", Via: "star"}, {Robot: "CCBot", State: "blocked", Via: "named"},
 				{Robot: "Googlebot", State: "open", Via: "star"}, {Robot: "Applebot", State: "open", Via: "star"},
 			},
 			LintTimeout: true},
 		{URL: "https://g.example/robots.txt", Status: 200, HTML: true, Bytes: 3000, ContentType: "text/html",
 			Outcomes: rules, Lint: []string{"RB205"},
 			Robots: []Verdict{
-				{Robot: "GPTBot", State: "open", Via: "none"}, {Robot: "CCBot", State: "open", Via: "none"},
+				{Robot: "GPTBot", State: "open", Via: "none"}, {Robot: "anthropic-ai", State: "open", Via: "none"}, {Robot: "CCBot", State: "open", Via: "none"},
 				{Robot: "Googlebot", State: "open", Via: "none"}, {Robot: "Applebot", State: "open", Via: "none"},
 			}},
 		{URL: "https://h.example/robots.txt", Status: 404, Outcomes: sumOutcomes("unavailable", "unavailable"), Lint: []string{"RB104"}},
@@ -360,5 +363,142 @@ func TestReportStatusClass(t *testing.T) {
 		if got := reportStatusClass(code); got != want {
 			t.Errorf("reportStatusClass(%d) = %q, want %q", code, got, want)
 		}
+	}
+}
+
+// TestReportLead: the headline counts captures and sites as Summary does:
+// every capture counts, so two captures of one host (over http and https)
+// are two sites, and the text says so.
+func TestReportLead(t *testing.T) {
+	var s Summary
+	for _, u := range []string{"http://a.example/robots.txt", "https://a.example/robots.txt", "https://b.example/robots.txt"} {
+		s.Add(&Row{URL: u, Status: 200, Outcomes: sumOutcomes("rules", "rules")})
+	}
+	s.Add(&Row{URL: "https://c.example/robots.txt", Status: 404, Outcomes: sumOutcomes("unavailable", "unavailable")})
+	r := s.report()
+	if want := "4 captures, of which 3 (75.00%) are sites: captures with a usable robots.txt."; r.Lead != want {
+		t.Errorf("lead %q, want %q", r.Lead, want)
+	}
+	for _, want := range []string{"per capture, not per host", "more sites than distinct hosts", "One row per host"} {
+		if !strings.Contains(r.About, want) {
+			t.Errorf("the words under the headline lack %q: %s", want, r.About)
+		}
+	}
+	var md bytes.Buffer
+	if err := s.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(md.String(), "# robots.txt scan summary\n\n"+r.Lead+"\n\nA capture is one") {
+		t.Errorf("Markdown starts %q", md.String()[:min(md.Len(), 200)])
+	}
+}
+
+// reportVerdicts returns the verdicts of n sites: named, fallback, star
+// each as blocked, partly, open.
+func reportVerdicts(named, fallback, star [3]int64) VerdictCounts {
+	vc := VerdictCounts{}
+	for _, w := range []struct {
+		via string
+		n   [3]int64
+	}{{sumNamed, named}, {sumFallback, fallback}, {sumStar, star}} {
+		for i, st := range []string{sumBlocked, sumPartly, sumOpen} {
+			if w.n[i] > 0 {
+				vc[w.via] = addCount(vc[w.via], st, w.n[i])
+			}
+		}
+	}
+	return vc
+}
+
+// TestReportRobotRows: robots with the same counts in every column share
+// a row, named in order ignoring case; rows go by the sites that fully
+// block them, most first, then partly, then by name; counts that differ
+// anywhere, if only in how the group was found, keep rows apart.
+func TestReportRobotRows(t *testing.T) {
+	same := reportVerdicts([3]int64{}, [3]int64{}, [3]int64{5, 20, 75})
+	robots := map[string]VerdictCounts{
+		"GPTBot":       same,
+		"ClaudeBot":    reportVerdicts([3]int64{}, [3]int64{}, [3]int64{5, 20, 75}),
+		"anthropic-ai": reportVerdicts([3]int64{}, [3]int64{}, [3]int64{5, 20, 75}),
+		// As blocked as the three, but named on one site: a row of its own.
+		"CCBot": reportVerdicts([3]int64{1, 0, 0}, [3]int64{}, [3]int64{4, 20, 75}),
+		// Most fully blocked: first.
+		"Bytespider": reportVerdicts([3]int64{30, 0, 0}, [3]int64{}, [3]int64{0, 10, 60}),
+		// As fully blocked as the three, more partly blocked: before them.
+		"Googlebot": reportVerdicts([3]int64{}, [3]int64{0, 5, 0}, [3]int64{5, 20, 70}),
+		// Less blocked, but "bingbot" before "Yandex" ignoring case.
+		"Yandex":  reportVerdicts([3]int64{}, [3]int64{}, [3]int64{1, 9, 90}),
+		"bingbot": reportVerdicts([3]int64{}, [3]int64{}, [3]int64{1, 9, 89}),
+	}
+	var got []string
+	for _, r := range reportRobotRows(robots) {
+		got = append(got, strings.Join(r.names, "+"))
+	}
+	want := []string{"Bytespider", "Googlebot", "anthropic-ai+ClaudeBot+GPTBot", "CCBot", "bingbot", "Yandex"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+
+	var s Summary
+	s.Robots = robots
+	tab := s.robotTable()
+	if len(tab.Rows) != len(want) {
+		t.Fatalf("%d rows in the table, want %d", len(tab.Rows), len(want))
+	}
+	row := tab.Rows[2]
+	if row.Cells[0] != "anthropic-ai, ClaudeBot, GPTBot (3 robots)" || len(row.Names) != 3 || row.Folded() {
+		t.Errorf("collapsed row: %q, names %q, folded %v", row.Cells[0], row.Names, row.Folded())
+	}
+	if row.Cells[5] != "5" || row.Share(5) != "5.00%" || row.Share(1) != "" || row.Share(99) != "" {
+		t.Errorf("fully blocked cell %q, share %q", row.Cells[5], row.Share(5))
+	}
+	if r := tab.Rows[0]; r.Cells[0] != "Bytespider" || r.Names != nil {
+		t.Errorf("first row %q, names %q", r.Cells[0], r.Names)
+	}
+	var md, page bytes.Buffer
+	if err := s.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| anthropic-ai, ClaudeBot, GPTBot (3 robots) | 100 | 0 (0.00%) | 0 (0.00%) | 100 (100.00%) | 5 (5.00%) | 20 (20.00%) | 75 (75.00%) |"; !strings.Contains(md.String(), want) {
+		t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+	}
+	if !strings.Contains(page.String(), "<td>anthropic-ai, ClaudeBot, GPTBot <span class=\"nw\">(3 robots)</span></td><td>100</td><td class=\"gs\">0 <small>0.00%</small></td>") {
+		t.Errorf("HTML of the collapsed row:\n%s", page.String())
+	}
+}
+
+// TestReportRobotsFolded: a row for many robots shows the first
+// reportNamesShown and how many there are, and every name when opened.
+func TestReportRobotsFolded(t *testing.T) {
+	var s Summary
+	s.Robots = map[string]VerdictCounts{}
+	var names []string
+	for i := range 12 {
+		name := fmt.Sprintf("Bot%02d", i)
+		names = append(names, name)
+		s.Robots[name] = reportVerdicts([3]int64{}, [3]int64{}, [3]int64{1, 2, 3})
+	}
+	s.Robots["Lone"] = reportVerdicts([3]int64{1, 0, 0}, [3]int64{}, [3]int64{1, 2, 3})
+	tab := s.robotTable()
+	if len(tab.Rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(tab.Rows))
+	}
+	row := tab.Rows[1]
+	if !row.Folded() || row.Short()+" "+row.Count() != "Bot00, Bot01, Bot02, … (12 robots)" || row.List() != strings.Join(names, ", ") {
+		t.Errorf("folded %v, short %q, list %q", row.Folded(), row.Short(), row.List())
+	}
+	var page bytes.Buffer
+	if err := s.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if want := "<td><details><summary>Bot00, Bot01, Bot02, … <span class=\"nw\">(12 robots)</span></summary><p>" + strings.Join(names, ", ") + "</p></details></td>"; !strings.Contains(page.String(), want) {
+		t.Errorf("HTML lacks %q", want)
+	}
+	// One more name than shown: all of them, unfolded.
+	if r := (reportRow{Names: names[:reportNamesShown+1]}); r.Folded() {
+		t.Errorf("%d names folded", len(r.Names))
 	}
 }
