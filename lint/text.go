@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robotskit/robots/internal/termtext"
 	"github.com/robotskit/robots/syntax"
 )
 
@@ -21,33 +22,39 @@ import (
 //	    2 | Disallow: admin/
 //	      |           ^
 //	      = and 2 more (lines 5, 9)
+//
+// What came from the file (its line, a message quoting it, its name) is
+// written safe for a terminal, as the command line writes all remote
+// text: a control character as a Go escape (ESC as \x1b), with the caret
+// still under its column.
 func WriteText(w io.Writer, f *syntax.File, ds []Diagnostic) error {
 	name := f.Name
 	if name == "" {
 		name = "robots.txt"
 	}
+	name = termtext.Escape(name)
 	var b strings.Builder
 	for i := range ds {
 		d := &ds[i]
+		msg := termtext.Escape(d.Message)
 		if d.Line > 0 {
-			fmt.Fprintf(&b, "%s:%d:%d: %s %s %s\n", name, d.Line, d.Column, d.Check.Severity, d.Check.Code, d.Message)
+			fmt.Fprintf(&b, "%s:%d:%d: %s %s %s\n", name, d.Line, d.Column, d.Check.Severity, d.Check.Code, msg)
 		} else {
 			// A finding on the whole file (its encoding, its fetch) has no
 			// line to point at, as a compiler writes "name: message".
-			fmt.Fprintf(&b, "%s: %s %s %s\n", name, d.Check.Severity, d.Check.Code, d.Message)
+			fmt.Fprintf(&b, "%s: %s %s %s\n", name, d.Check.Severity, d.Check.Code, msg)
 		}
 		if d.Line > 0 && d.Line <= len(f.Lines) {
-			text := displayLine(f.Text(f.Lines[d.Line-1].Span))
+			text, caret := displayLine(f.Text(f.Lines[d.Line-1].Span), d.Column-1)
 			gutter := fmt.Sprintf("%5d | ", d.Line)
 			fmt.Fprintf(&b, "%s%s\n", gutter, text)
-			caret := min(max(d.Column-1, 0), utf8.RuneCountInString(text))
 			fmt.Fprintf(&b, "%s| %s^\n", strings.Repeat(" ", len(gutter)-2), strings.Repeat(" ", caret))
 			if len(d.Lines) > 1 {
 				fmt.Fprintf(&b, "%s= %s\n", strings.Repeat(" ", len(gutter)-2), moreLines(d.Lines[1:]))
 			}
 		}
 		for _, r := range d.Related {
-			fmt.Fprintf(&b, "%s:%d: note: %s\n", name, r.Line, r.Note)
+			fmt.Fprintf(&b, "%s:%d: note: %s\n", name, r.Line, termtext.Escape(r.Note))
 		}
 		if _, err := io.WriteString(w, b.String()); err != nil {
 			return err
@@ -81,26 +88,41 @@ func moreLines(lines []int) string {
 	return b.String()
 }
 
-// displayLine makes a line safe to show on a terminal, keeping one code
-// point per code point so that the caret stays aligned: a tab becomes a
-// space, other control characters and bytes that are not UTF-8 become
-// U+FFFD. Long lines are cut at 500 code points.
-func displayLine(s string) string {
+// maxShown is how many code points of a line WriteText shows.
+const maxShown = 500
+
+// displayLine makes a line safe to show on a terminal, as
+// termtext.Escape writes remote text (ESC as \x1b, a byte that is not
+// UTF-8 as \xNN), and returns it with the caret's place under code point
+// col (0-based) of the line, counted in the code points shown, escapes
+// included. A tab becomes a space, so that the caret line, of spaces,
+// stays aligned. A line is cut at maxShown code points, with "…".
+func displayLine(s string, col int) (text string, caret int) {
+	col = max(col, 0)
 	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == 500 {
+	n, shown := 0, 0 // code points of s read; code points written
+	caret = -1
+	for i := 0; i < len(s); n++ {
+		if n == col {
+			caret = shown
+		}
+		if n == maxShown {
 			b.WriteString("…")
+			shown++
 			break
 		}
-		switch {
-		case r == '\t':
-			r = ' '
-		case r < 0x20 || r == 0x7F || r >= 0x80 && r < 0xA0:
-			r = utf8.RuneError
+		_, size := utf8.DecodeRuneInString(s[i:])
+		piece := s[i : i+size]
+		if piece == "\t" {
+			piece = " "
 		}
-		b.WriteRune(r)
-		n++
+		piece = termtext.Escape(piece)
+		b.WriteString(piece)
+		shown += utf8.RuneCountInString(piece)
+		i += size
 	}
-	return b.String()
+	if caret < 0 {
+		caret = shown
+	}
+	return b.String(), caret
 }

@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/robotskit/robots/internal/spell"
+	"github.com/robotskit/robots/internal/termtext"
 )
 
 // parseFlags parses args as gofmt and go vet do, except that flags may
@@ -311,54 +311,13 @@ func testURLArg(arg string) error {
 	return &usageError{msg: msg}
 }
 
-// clean makes text from a remote site safe for a terminal: control
-// characters (C0, DEL, C1), the bidirectional overrides and invalid UTF-8
-// are written as escapes, so that a page title or a header cannot move
-// the cursor, change colours or reorder what the user reads.
-func clean(s string) string {
-	i := 0
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if unsafeRune(r, n) {
-			break
-		}
-		i += n
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.WriteString(s[:i])
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\t':
-			b.WriteString(`\t`)
-		case unsafeRune(r, n) && r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r, n):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-func unsafeRune(r rune, n int) bool {
-	switch {
-	case r == utf8.RuneError && n == 1:
-		return true
-	case r < 0x20, r == 0x7f, 0x80 <= r && r < 0xa0:
-		return true
-	case 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069, r == 0x200e, r == 0x200f:
-		return true
-	}
-	return false
-}
+// clean makes text from a remote site or a file safe for a terminal:
+// control characters (ESC as \x1b), the bidirectional formatting
+// characters and invalid UTF-8 are written as escapes, so that a page
+// title or a robots.txt line cannot move the cursor, change colours or
+// reorder what the user reads. It is termtext.Escape, the one escaping
+// of the command line and of lint.WriteText.
+func clean(s string) string { return termtext.Escape(s) }
 
 // trimWriter drops the blanks at the end of every line written through it
 // (tabwriter pads the last filled cell of a short row).

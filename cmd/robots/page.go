@@ -268,7 +268,8 @@ func writePageDirectives(b *strings.Builder, r *page.Report) {
 		case !d.Known():
 			state = "ignored"
 		}
-		fmt.Fprintf(b, "  %-14s %-40s %s\n", where, text, state)
+		// Escaped before it is padded, so that the column stays aligned.
+		fmt.Fprintf(b, "  %-14s %-40s %s\n", where, clean(text), state)
 	}
 	if eff := effectiveList(&r.Effective); len(eff) > 0 {
 		fmt.Fprintf(b, "  for %s: %s\n", r.Robot, strings.Join(eff, ", "))
