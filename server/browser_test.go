@@ -629,8 +629,17 @@ func TestBrowserSite(t *testing.T) {
 	if s := tb.text("#hops"); !strings.Contains(s, "200") || !strings.Contains(s, site.URL+"/robots.txt") || !strings.Contains(s, "ms") {
 		t.Errorf("hops %q", s)
 	}
-	if s := tb.text("#readings"); !strings.Contains(s, "the rules apply") {
+	// Each thing once: the outcome with what it means, and one sentence
+	// for the families that read the answer alike; no Mandelbot, no
+	// family of the checker's (issue 28, point #42).
+	if s := tb.text("#fetch-outcome"); s != "success: rules of the file apply" {
+		t.Errorf("fetch outcome %q", s)
+	}
+	if s := tb.text("#readings"); s != "Google, Bing, Yandex and other RFC 9309 robots read this answer alike." {
 		t.Errorf("readings %q", s)
+	}
+	if s := tb.text("#fetch-report"); strings.Count(s, "rules of the file apply") != 1 || strings.Contains(strings.ToLower(s), "mandelbot") || strings.Contains(s, "rules apply —") {
+		t.Errorf("fetch report %q", s)
 	}
 	if s := tb.text("#src-L2"); !strings.Contains(s, "Disallow: /private") {
 		t.Errorf("line 2 of the fetched file %q", s)

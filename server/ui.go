@@ -7,6 +7,7 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -41,6 +42,7 @@ type uiData struct {
 	Profile   string
 	Profiles  []uiOption
 	Result    *wire.CheckResponse
+	Fetch     *uiFetch // the fetch of the site's robots.txt, for a URL
 	Diff      string
 	Error     string
 	Counts    map[string]int
@@ -342,6 +344,9 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 		return render(w, uiStatus(w, err), d)
 	}
 	d.Result = res
+	if tr, ok := res.Fetch.(*wire.FetchTrace); ok {
+		d.Fetch = newUIFetch(tr, d.Profile, d.AllRobots)
+	}
 	d.Counts = map[string]int{}
 	for _, x := range res.Diagnostics {
 		d.Counts[x.Severity]++
@@ -365,4 +370,157 @@ func render(w http.ResponseWriter, status int, d *uiData) error {
 	w.WriteHeader(status)
 	_, err := b.WriteTo(w)
 	return err
+}
+
+// uiFetch is the fetch panel of a site's check: what the fetch of its
+// robots.txt found, each thing said once. app.js's renderFetch draws the
+// same panel from the API's JSON.
+type uiFetch struct {
+	URL      string
+	Status   int
+	OK       bool   // a 2xx answer, for the badge's colour
+	Headline string // the outcome and what it means: "success: rules of the file apply"
+	Error    string // the fetch's error, when no request shows it
+	Hops     []uiFetchHop
+	Facts    []uiFact
+	// Alike says that every robot family in the check's scope reads the
+	// answer as the headline does; else Readings list how each reads it.
+	Alike    string
+	Readings []uiReading
+	Warnings []string
+}
+
+// A uiFetchHop is one request of the fetch.
+type uiFetchHop struct {
+	Status     int
+	URL, Error string
+	Took, Size string
+}
+
+// StatusClass is the first digit of the status, for its colour.
+func (h uiFetchHop) StatusClass() string { return strconv.Itoa(h.Status / 100) }
+
+// A uiFact is a term and its value.
+type uiFact struct{ Term, Value string }
+
+// A uiReading is how some robot families read the fetch's answer.
+type uiReading struct{ Families, Access, Reason string }
+
+// fetchFamilies names the fetch policies of the robot families the
+// check's findings speak for (the labels of app.js's FAMILIES). A policy
+// not named here, Mandelbot's (one crawler's documented rules), is no
+// family of the checker's, and its reading is not shown.
+var fetchFamilies = []struct{ policy, label string }{
+	{"google", "Google"}, {"bing", "Bing"}, {"yandex", "Yandex"},
+	{"rfc9309", "other RFC 9309 robots"}, {"draft1996", "first-match robots (1996 draft)"},
+}
+
+// inScope reports whether the readings of a fetch policy are shown for a
+// check of profile (the form's "findings for", "" for the major
+// families) with allRobots (the compatibility option): the major
+// families, the 1996 draft's first-match robots with the option, and
+// only the profile's own family when one is chosen (fetch.PolicyFor's
+// pairing: the 1994 standard's robots fetch as the 1996 draft's).
+func inScope(policy, profile string, allRobots bool) bool {
+	switch profile {
+	case "":
+		return policy != "draft1996" || allRobots
+	case "strict1994":
+		return policy == "draft1996"
+	}
+	return policy == profile
+}
+
+// newUIFetch builds the fetch panel of a check of profile, allRobots.
+func newUIFetch(tr *wire.FetchTrace, profile string, allRobots bool) *uiFetch {
+	f := &uiFetch{URL: tr.URL, Status: tr.Status, OK: tr.Status >= 200 && tr.Status < 300, Warnings: tr.Warnings}
+	// The reason says what the outcome means ("rules of the file
+	// apply"): it is not said again in other words.
+	f.Headline = tr.Outcome
+	if tr.Reason != "" {
+		f.Headline += ": " + tr.Reason
+	}
+	f.Error = tr.Error
+	for _, h := range tr.Hops {
+		f.Hops = append(f.Hops, uiFetchHop{Status: h.Status, URL: h.URL, Error: h.Error, Took: uiMS(h.DurationMS), Size: uiBytes(h.Size)})
+		if h.Error == f.Error {
+			f.Error = ""
+		}
+	}
+	size := uiBytes(tr.Size)
+	if tr.Truncated {
+		size += " (truncated: robots read only the start)"
+	}
+	final := ""
+	if tr.FinalURL != tr.URL {
+		final = tr.FinalURL
+	}
+	for _, fact := range []uiFact{
+		{"Final URL", final},
+		{"Size", size},
+		{"Media type", tr.MediaType},
+		{"Charset", tr.Charset},
+		{"Content-Encoding", tr.Encoding},
+		{"Time", uiMS(tr.DurationMS)},
+	} {
+		if fact.Value != "" {
+			f.Facts = append(f.Facts, fact)
+		}
+	}
+	// Families that read the answer alike share a row, as robots fetch
+	// writes them.
+	var names []string
+	row := map[string]int{}
+	for _, fam := range fetchFamilies {
+		for _, r := range tr.Readings {
+			if r.Policy != fam.policy || !inScope(r.Policy, profile, allRobots) {
+				continue
+			}
+			names = append(names, fam.label)
+			k := r.Access + "\x00" + r.Reason
+			if i, ok := row[k]; ok {
+				f.Readings[i].Families += ", " + fam.label
+				continue
+			}
+			row[k] = len(f.Readings)
+			f.Readings = append(f.Readings, uiReading{Families: fam.label, Access: r.Access, Reason: r.Reason})
+		}
+	}
+	if len(f.Readings) == 1 && f.Readings[0].Access == tr.Access && f.Readings[0].Reason == tr.Reason {
+		f.Alike = andList(names) + " read this answer alike."
+		if len(names) == 1 {
+			f.Alike = names[0] + " reads this answer the same way."
+		}
+		f.Readings = nil
+	}
+	return f
+}
+
+// andList joins "a", "b" and "c" as "a, b and c".
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// uiMS writes milliseconds as app.js's ms does.
+func uiMS(v float64) string {
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + " ms"
+	}
+	return strconv.FormatFloat(math.Round(v), 'f', 0, 64) + " ms"
+}
+
+// uiBytes writes a size as app.js's bytes does.
+func uiBytes(n int64) string {
+	switch {
+	case n == 1:
+		return "1 byte"
+	case n < 1024:
+		return strconv.FormatInt(n, 10) + " bytes"
+	case n < 1<<20:
+		return strconv.FormatFloat(float64(n)/1024, 'f', 1, 64) + " KiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }

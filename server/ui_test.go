@@ -1,6 +1,9 @@
 package server
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -72,5 +75,123 @@ func TestUIPage(t *testing.T) {
 	_, _, body = do(t, ts, "GET", "/?page="+url.QueryEscape("http://127.0.0.1:9/"), "", "")
 	if !strings.Contains(body, "private targets") {
 		t.Errorf("a private page: %s", body)
+	}
+}
+
+// fetchSite is a site whose robots.txt moved (301 to /static/robots.txt,
+// as in the user trial); /gone/robots.txt answers 403 and
+// /down/robots.txt 503.
+func fetchSite(t *testing.T) *httptest.Server {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.Redirect(w, r, "/static/robots.txt", http.StatusMovedPermanently)
+		case "/static/robots.txt":
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+		case "/gone/robots.txt":
+			http.Error(w, "forbidden", http.StatusForbidden)
+		default:
+			http.Error(w, "down", http.StatusServiceUnavailable)
+		}
+	}))
+	t.Cleanup(site.Close)
+	return site
+}
+
+// fetchPanel returns the fetch panel of a rendered page, "" when there
+// is none.
+func fetchPanel(body string) string {
+	_, panel, ok := strings.Cut(body, `id="fetch-report"`)
+	if !ok {
+		return ""
+	}
+	panel, _, _ = strings.Cut(panel, "</section>")
+	return panel
+}
+
+// TestUIFetchPanel: the page without JavaScript shows the fetch of a
+// site's robots.txt, and says each thing once: the outcome with what it
+// means ("success: rules of the file apply", not also "the file's rules
+// apply"), and, when the families in the check's scope read the answer
+// alike, one sentence, not a row per family with a "Why" repeating it;
+// Mandelbot, one crawler's fetch rules and no family of the checker's,
+// has no row (issue 28, point #42 of the user trial).
+func TestUIFetchPanel(t *testing.T) {
+	site := fetchSite(t)
+	_, ts := newTest(t, Config{AllowPrivate: true})
+	post := func(v url.Values) (string, string) {
+		t.Helper()
+		status, _, body := do(t, ts, "POST", "/", "application/x-www-form-urlencoded", v.Encode())
+		if status != 200 {
+			t.Fatalf("POST / %v: %d", v, status)
+		}
+		if strings.Contains(strings.ToLower(body), "mandelbot") {
+			t.Errorf("POST / %v: the page names mandelbot", v)
+		}
+		return body, fetchPanel(body)
+	}
+
+	_, panel := post(url.Values{"url": {site.URL + "/"}})
+	for phrase, n := range map[string]int{
+		"rules of the file apply": 1, "the file's rules apply": 0, "the rules apply": 0, "Why": 0,
+		`<span id="fetch-outcome">success: rules of the file apply</span>`:       1,
+		"Google, Bing, Yandex and other RFC 9309 robots read this answer alike.": 1,
+		"1996": 0, site.URL + "/robots.txt</span>": 1, site.URL + "/static/robots.txt</span>": 1,
+		"<dt>Final URL</dt><dd>" + site.URL + "/static/robots.txt</dd>": 1,
+	} {
+		if got := strings.Count(panel, phrase); got != n {
+			t.Errorf("the fetch panel says %q %d times, want %d:\n%s", phrase, got, n, panel)
+		}
+	}
+
+	// The compatibility option brings the 1996 draft's robots into the
+	// scope: they read a 403 as forbidden, the major families as no file.
+	_, panel = post(url.Values{"url": {site.URL + "/gone/robots.txt"}, "all_robots": {"1"}})
+	for phrase, n := range map[string]int{
+		"<th scope=\"row\">Google, Bing, Yandex, other RFC 9309 robots</th><td class=\"access-all\">no robots.txt: no restrictions</td>":          1,
+		"<th scope=\"row\">first-match robots (1996 draft)</th><td class=\"access-none\">robots.txt forbidden: the whole site is off limits</td>": 1,
+		"read this answer alike": 0,
+	} {
+		if got := strings.Count(panel, phrase); got != n {
+			t.Errorf("403, all robots: %q %d times, want %d:\n%s", phrase, got, n, panel)
+		}
+	}
+	// Without it, a 403 is read alike; a 503 is not: Yandex reads it as
+	// no file.
+	_, panel = post(url.Values{"url": {site.URL + "/gone/robots.txt"}})
+	if !strings.Contains(panel, "read this answer alike.") || strings.Contains(panel, "1996") {
+		t.Errorf("403: %s", panel)
+	}
+	_, panel = post(url.Values{"url": {site.URL + "/down/robots.txt"}})
+	if !strings.Contains(panel, "<th scope=\"row\">Yandex</th>") || !strings.Contains(panel, "<th scope=\"row\">Google, Bing, other RFC 9309 robots</th>") {
+		t.Errorf("503: %s", panel)
+	}
+	// Only the chosen profile's family.
+	_, panel = post(url.Values{"url": {site.URL + "/down/robots.txt"}, "profile": {"yandex"}})
+	if !strings.Contains(panel, "<th scope=\"row\">Yandex</th>") || strings.Contains(panel, "Bing") {
+		t.Errorf("503, yandex: %s", panel)
+	}
+}
+
+// TestUIPageVerdictOnce: the page inspector says once why robots.txt
+// decided when its fetch did (a 503: complete disallow), in the verdict,
+// with no "Why" row repeating it (issue 28, point #42).
+func TestUIPageVerdictOnce(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><body>page</body></html>")
+	}))
+	t.Cleanup(site.Close)
+	_, ts := newTest(t, Config{AllowPrivate: true})
+	_, _, body := do(t, ts, "GET", "/?"+url.Values{"page": {site.URL + "/page"}}.Encode(), "", "")
+	_, report, _ := strings.Cut(body, `id="page-report"`)
+	const why = "robots.txt unreachable: complete disallow while it lasts"
+	if !strings.Contains(report, "<dd>Disallowed: "+why+"</dd>") || strings.Contains(report, "<dt>Why</dt>") {
+		t.Errorf("the verdict of a page whose robots.txt answers 503:\n%s", report)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/fetch/cachespec"
+	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/internal/wire"
 )
 
@@ -153,7 +154,7 @@ func runFetch(e *env, args []string) error {
 	if *format == "json" {
 		err = writeJSON(e.stdout, report)
 	} else {
-		err = writeFetchText(e.stdout, report)
+		err = writeFetchText(e.stdout, report, notRobotsTxt(res.Body))
 	}
 	if err != nil {
 		return err
@@ -166,7 +167,25 @@ func runFetch(e *env, args []string) error {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func writeFetchText(w io.Writer, r *wire.FetchTrace) error {
+// notRobotsTxt says what a body is when it is not a robots.txt, as the
+// checker reads it through internal/sniff (RB204 binary data, RB202 text
+// in a wide encoding, RB205 an HTML page), or "" for a robots.txt.
+func notRobotsTxt(body []byte) string {
+	if k := sniff.Binary(body); k != "" {
+		return "binary data (" + k + "), not a robots.txt: robots find no rules in it (robots check: RB204)"
+	}
+	if enc := sniff.Wide(body); enc != "" {
+		return enc + " text, not UTF-8: robots find no rules in it (robots check: RB202; robots fix -enable FX02 transcodes it)"
+	}
+	if sniff.HTML(body) {
+		return "an HTML page, not a robots.txt (robots check: RB205)"
+	}
+	return ""
+}
+
+// writeFetchText writes the trace for people; kind, when not "", says
+// what the body is instead of a robots.txt (notRobotsTxt).
+func writeFetchText(w io.Writer, r *wire.FetchTrace, kind string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "robots.txt of %s, as %s robots fetch it\n", r.Origin, r.Policy)
 	if r.FromCache {
@@ -204,9 +223,17 @@ func writeFetchText(w io.Writer, r *wire.FetchTrace) error {
 	if r.CacheError != "" {
 		fmt.Fprintf(&b, "cache: %s (fetched without it)\n", r.CacheError)
 	}
-	if len(r.Warnings) > 0 {
+	// The file line says what a body that is not a robots.txt is: the
+	// fetcher's warning of an HTML page is not said twice.
+	var warnings []string
+	for _, w := range r.Warnings {
+		if kind == "" || !r.HTML || !strings.HasPrefix(w, "robots.txt is an HTML page") {
+			warnings = append(warnings, w)
+		}
+	}
+	if len(warnings) > 0 {
 		b.WriteString("warnings:\n")
-		for _, w := range r.Warnings {
+		for _, w := range warnings {
 			fmt.Fprintf(&b, "  %s\n", w)
 		}
 	}
@@ -233,11 +260,17 @@ func writeFetchText(w io.Writer, r *wire.FetchTrace) error {
 		}
 	}
 	if f := r.File; f != nil {
-		fmt.Fprintf(&b, "file: %s, %s, %s, %s", plural(f.Lines, "line"), plural(len(f.Groups), "group"), plural(f.Rules, "rule"), plural(len(f.Sitemaps), "sitemap"))
-		if f.Invalid > 0 {
-			fmt.Fprintf(&b, ", %d lines robots ignore", f.Invalid)
+		if kind != "" {
+			// Counts of lines, groups and rules would describe a
+			// robots.txt this body is not.
+			fmt.Fprintf(&b, "file: %s\n", kind)
+		} else {
+			fmt.Fprintf(&b, "file: %s, %s, %s, %s", plural(f.Lines, "line"), plural(len(f.Groups), "group"), plural(f.Rules, "rule"), plural(len(f.Sitemaps), "sitemap"))
+			if f.Invalid > 0 {
+				fmt.Fprintf(&b, ", %s robots ignore", plural(f.Invalid, "line"))
+			}
+			b.WriteString("\n")
 		}
-		b.WriteString("\n")
 		for _, g := range f.Groups {
 			fmt.Fprintf(&b, "  line %d: %s (%s)\n", g.Line, strings.Join(g.Agents, ", "), plural(g.Rules, "rule"))
 		}

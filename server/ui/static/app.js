@@ -208,7 +208,7 @@
       var old = document.getElementById('results');
       if (old) old.parentNode.removeChild(old);
       var text = src.url ? (resp.robots || '') : src.robots;
-      var summary = renderCheck(out, src, text, resp);
+      var summary = renderCheck(out, src, text, resp, { profile: src.profile, allRobots: !!body.all_robots });
       state.check = { key: src.key, checkKey: key, source: src, text: text, resp: resp, summary: 'Checked: ' + summary };
       return state.check;
     }));
@@ -227,7 +227,7 @@
     return 'line ' + ls[0] + (ls.length > 1 ? ' and ' + (ls.length - 1) + ' more' : '');
   }
 
-  function renderCheck(out, src, text, resp) {
+  function renderCheck(out, src, text, resp, scope) {
     clear(out);
     var ds = resp.diagnostics || [];
     var counts = { error: 0, warning: 0, info: 0 };
@@ -238,7 +238,7 @@
       plural(ds.length, 'finding') + ': ' + plural(counts.error, 'error') + ', ' +
       plural(counts.warning, 'warning') + ', ' + plural(counts.info, 'note') + '.';
     box.appendChild(el('p', { class: 'summary', id: 'summary' }, summary));
-    if (resp.fetch) box.appendChild(renderFetch(resp.fetch));
+    if (resp.fetch) box.appendChild(renderFetch(resp.fetch, scope));
 
     var lines = splitLines(text);
     var byLine = {}, alsoOn = {}, fileLevel = [];
@@ -445,19 +445,45 @@
     return li;
   }
 
-  function renderFetch(f) {
+  // FETCH_FAMILIES name the fetch policies of the robot families the
+  // check's findings speak for. A policy not named here, Mandelbot's (one
+  // crawler's documented rules), is no family of the checker's, and its
+  // reading is not shown (server/ui.go's fetchFamilies say the same).
+  var FETCH_FAMILIES = [['google', 'Google'], ['bing', 'Bing'], ['yandex', 'Yandex'],
+    ['rfc9309', 'other RFC 9309 robots'], ['draft1996', 'first-match robots (1996 draft)']];
+
+  // inScope: the readings shown for a check of a profile ('' for the
+  // major families) and the compatibility option are those of the major
+  // families, the 1996 draft's robots with the option, and only the
+  // profile's own family when one is chosen (server/ui.go's inScope).
+  function inScope(policy, scope) {
+    var profile = scope && scope.profile || '';
+    if (profile === '') return policy !== 'draft1996' || !!(scope && scope.allRobots);
+    if (profile === 'strict1994') return policy === 'draft1996';
+    return policy === profile;
+  }
+
+  function andList(s) {
+    return s.length < 2 ? s.join('') : s.slice(0, -1).join(', ') + ' and ' + s[s.length - 1];
+  }
+
+  // renderFetch draws the fetch of a site's robots.txt, each thing once:
+  // the outcome and what it means, the requests, the facts of the answer,
+  // how the families in scope read it (one sentence when they read it as
+  // the outcome says) and the warnings. server/ui.go's newUIFetch draws
+  // the same without JavaScript.
+  function renderFetch(f, scope) {
     var sec = el('section', { class: 'card', id: 'fetch-report', 'aria-labelledby': 'h-fetch' });
     sec.appendChild(el('h3', { id: 'h-fetch', text: 'Fetch of ' + f.url }));
-    var ok = f.access === 'rules';
     sec.appendChild(el('p', { class: 'verdict' }, [
       el('span', { class: 'badge ' + (f.status >= 200 && f.status < 300 ? 'ok' : 'no'), text: f.status ? 'HTTP ' + f.status : 'no response' }), ' ',
-      el('span', { text: f.outcome + (ok ? ': the file\'s rules apply' : f.access === 'all' ? ': everything is allowed' : f.access === 'none' ? ': everything is disallowed' : '') }),
-      f.reason ? el('span', { class: 'hint', text: ' — ' + f.reason }) : null
+      el('span', { id: 'fetch-outcome', text: f.outcome + (f.reason ? ': ' + f.reason : '') })
     ]));
-    if (f.error) sec.appendChild(el('p', { class: 'error', text: f.error }));
-    if (f.hops && f.hops.length) {
+    var hops = f.hops || [];
+    if (f.error && !hops.some(function (h) { return h.error === f.error; })) sec.appendChild(el('p', { class: 'error', text: f.error }));
+    if (hops.length) {
       sec.appendChild(el('h4', { text: 'Requests' }));
-      sec.appendChild(el('ol', { class: 'hops', id: 'hops' }, f.hops.map(function (h) {
+      sec.appendChild(el('ol', { class: 'hops', id: 'hops' }, hops.map(function (h) {
         return el('li', null, [
           el('span', { class: 'status s' + String(h.status || 0).charAt(0), text: h.status ? String(h.status) : '—' }), ' ',
           el('span', { class: 'url', text: h.url }), ' ',
@@ -469,19 +495,32 @@
     sec.appendChild(dl([
       ['Final URL', f.final_url !== f.url ? f.final_url : ''],
       ['Size', bytes(f.size) + (f.truncated ? ' (truncated: robots read only the start)' : '')],
-      ['Media type', f.media_type ? f.media_type + (f.html ? ' (looks like HTML)' : '') : ''],
+      ['Media type', f.media_type],
       ['Charset', f.charset],
       ['Content-Encoding', f.encoding],
       ['Time', ms(f.duration_ms)]
     ]));
-    if (f.readings && f.readings.length) {
-      sec.appendChild(el('h4', { text: 'How each robot family reads this answer' }));
+    // Families that read the answer alike share a row, as robots fetch
+    // writes them.
+    var rows = [], byKey = {}, names = [];
+    FETCH_FAMILIES.forEach(function (fam) {
+      (f.readings || []).forEach(function (r) {
+        if (r.policy !== fam[0] || !inScope(r.policy, scope)) return;
+        names.push(fam[1]);
+        var k = r.access + '\u0000' + r.reason;
+        if (k in byKey) { rows[byKey[k]].families += ', ' + fam[1]; return; }
+        byKey[k] = rows.length;
+        rows.push({ families: fam[1], access: r.access, reason: r.reason });
+      });
+    });
+    if (rows.length === 1 && rows[0].access === f.access && rows[0].reason === f.reason) {
+      sec.appendChild(el('p', { id: 'readings', text: names.length > 1 ? andList(names) + ' read this answer alike.' : names[0] + ' reads this answer the same way.' }));
+    } else if (rows.length) {
+      sec.appendChild(el('h4', { text: 'How robot families read this answer' }));
       sec.appendChild(el('div', { class: 'scroll' }, el('table', { id: 'readings' }, [
-        el('thead', null, el('tr', null, [el('th', { scope: 'col', text: 'Robots' }), el('th', { scope: 'col', text: 'Reading' }), el('th', { scope: 'col', text: 'Why' })])),
-        el('tbody', null, f.readings.map(function (r) {
-          return el('tr', null, [el('th', { scope: 'row', text: r.policy }),
-            el('td', { class: 'access-' + r.access, text: r.access === 'rules' ? 'the rules apply' : r.access === 'all' ? 'all allowed' : r.access === 'none' ? 'all disallowed' : r.access }),
-            el('td', { text: r.reason || '' })]);
+        el('thead', null, el('tr', null, [el('th', { scope: 'col', text: 'Robots' }), el('th', { scope: 'col', text: 'Reading' })])),
+        el('tbody', null, rows.map(function (r) {
+          return el('tr', null, [el('th', { scope: 'row', text: r.families }), el('td', { class: 'access-' + r.access, text: r.reason })]);
         }))
       ])));
     }
@@ -928,7 +967,6 @@
       ['Verdict for ' + (rep.robot || 'the robot'), verdict],
       ['The whole site', rt.site ? ({ open: 'Open', partly: 'Partly blocked', blocked: 'Blocked' }[rt.site.state] || rt.site.state) + ', by ' + viaText(rt.site) : ''],
       ['File', rt.url ? rt.url + (rt.status ? ' (HTTP ' + rt.status + ')' : '') : ''],
-      ['Why', rt.line ? '' : rt.reason],
       ['Page status', rep.status ? 'HTTP ' + rep.status : ''],
       ['Content type', rep.content_type],
       ['Canonical', rep.canonical]
