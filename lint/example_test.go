@@ -81,8 +81,8 @@ func ExampleFormat() {
 	// Disallow: /g
 	//
 	// User-agent: *
-	// Allow: /a/b
 	// Disallow: /a
+	// Allow: /a/b
 	//
 	// Sitemap: https://example.com/sitemap.xml
 }

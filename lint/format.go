@@ -13,16 +13,28 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Format returns src in the canonical layout of the fixer: the
-// leading comments, then the groups — the "*" group after the named ones,
-// and a group that names a token before any group whose token contains it
-// (FX18) — each with its User-agent lines, Robot-version, its rules from
-// the longest pattern to the shortest with Allow first on a tie (FX30),
-// then its other lines; then Host and Clean-param; then every Sitemap.
-// Groups are separated by one blank line, keys of exact directives take
-// their canonical spelling, values and comments are kept, lines end with
-// LF and the file with a newline. Comment lines travel with the line they
-// precede, except the comments at the top of the file, which stay there.
+// Format returns src in the canonical layout of the fixer, with the rules
+// of each group in the order they are written: it is [FormatWith] with
+// the zero [FormatOptions].
+//
+// The layout is: the leading comments, then the groups — the "*" group
+// after the named ones, and a group that names a token before any group
+// whose token contains it (FX18) — each with its User-agent lines,
+// Robot-version, its Allow and Disallow rules, then its other lines; then
+// Host and Clean-param; then every Sitemap. Groups are separated by one
+// blank line, keys of exact directives take their canonical spelling,
+// values and comments are kept, lines end with LF and the file with a
+// newline. Comment lines travel with the line they precede, except the
+// comments at the top of the file, which stay there.
+//
+// Format keeps the order of the rules inside a group: Google and RFC 9309
+// robots take the longest matching pattern wherever it stands (RFC 9309
+// §2.2.2), so the order the author chose changes none of their verdicts
+// and is left as it is. With [FormatOptions].SortRules (robots fmt -sort)
+// the rules are sorted longest pattern first, Allow first on a tie (FX30),
+// so that robots that take the first rule that matches, as the 1996 draft
+// does, read the file as Google does; that rewrites every group whose
+// rules are in another order.
 //
 // Lines whose reading differs between robots (missing colons, misspelt
 // keys, lines cut at 16,664 bytes) are kept as written: Format changes
@@ -31,6 +43,25 @@ import (
 // would move a line into or out of the first 500 KiB of a longer file,
 // the part Google and RFC 9309 robots read (robots.MaxBytes).
 func Format(src []byte) ([]byte, error) {
+	return FormatWith(src, FormatOptions{})
+}
+
+// FormatOptions are the choices of [FormatWith]; the zero value is
+// [Format]'s layout.
+type FormatOptions struct {
+	// SortRules sorts the Allow and Disallow rules of each group from the
+	// longest pattern to the shortest, Allow first on a tie (FX30): a
+	// robot that takes the first rule that matches then reaches the
+	// verdict of one that takes the longest match, as Google and RFC 9309
+	// robots do (RFC 9309 §2.2.2). Their verdicts stay as they were.
+	SortRules bool
+}
+
+// FormatWith returns src in the canonical layout of [Format], the rules
+// sorted if opt.SortRules is set, under the same proof: src and an error
+// when the layout would change a google or rfc9309 verdict or move a line
+// across the first 500 KiB.
+func FormatWith(src []byte, opt FormatOptions) ([]byte, error) {
 	p := check.NewPass(context.Background(), syntax.Parse("", src), "", nil)
 	first := len(p.Lines) // the first line that is not a comment or blank
 	for i := range p.Lines {
@@ -49,7 +80,7 @@ func Format(src []byte) ([]byte, error) {
 	inGroup := make([]bool, len(p.Lines))
 	var sections [][]int
 	for _, gi := range groupOrder(p) {
-		ls := groupLines(p, gi)
+		ls := groupLines(p, gi, opt.SortRules)
 		for _, i := range ls {
 			inGroup[i] = true
 		}
@@ -217,11 +248,12 @@ func trailing(p *check.Pass) []string {
 }
 
 // groupLines returns the lines of group gi in canonical order: User-agent
-// lines, Robot-version, rules sorted by FX30, the other members in the
-// canonical order, then the other lines that stood in the group's span (unknown
-// keys, invalid lines), in file order. Sitemap, Host and Clean-param are
-// left to the sections after the groups.
-func groupLines(p *check.Pass, gi int) []int {
+// lines, Robot-version, the rules (in file order, or sorted by FX30 with
+// sortRules), the other members in the canonical order, then the other
+// lines that stood in the group's span (unknown keys, invalid lines), in
+// file order. Sitemap, Host and Clean-param are left to the sections
+// after the groups.
+func groupLines(p *check.Pass, gi int, sortRules bool) []int {
 	g := &p.Groups[gi]
 	end := len(p.Lines)
 	if gi+1 < len(p.Groups) {
@@ -245,14 +277,16 @@ func groupLines(p *check.Pass, gi int) []int {
 			rest = append(rest, i)
 		}
 	}
-	sort.SliceStable(rules, func(a, b int) bool {
-		la, lb := &p.Lines[rules[a]], &p.Lines[rules[b]]
-		na, nb := len(pattern.AppendGoogle(nil, la.ValueText)), len(pattern.AppendGoogle(nil, lb.ValueText))
-		if na != nb {
-			return na > nb
-		}
-		return la.Dir == check.Allow && lb.Dir != check.Allow
-	})
+	if sortRules {
+		sort.SliceStable(rules, func(a, b int) bool {
+			la, lb := &p.Lines[rules[a]], &p.Lines[rules[b]]
+			na, nb := len(pattern.AppendGoogle(nil, la.ValueText)), len(pattern.AppendGoogle(nil, lb.ValueText))
+			if na != nb {
+				return na > nb
+			}
+			return la.Dir == check.Allow && lb.Dir != check.Allow
+		})
+	}
 	sort.SliceStable(others, func(a, b int) bool { return p.Lines[others[a]].Dir < p.Lines[others[b]].Dir })
 	return append(append(append(append(agents, version...), rules...), others...), rest...)
 }

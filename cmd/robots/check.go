@@ -55,9 +55,14 @@ kept out and reported.`,
 
 var fmtCmd = &command{
 	name:  "fmt",
-	usage: "[-diff] [-w] [-l] FILE|-...",
+	usage: "[-diff] [-w] [-l] [-sort] FILE|-...",
 	short: "print a robots.txt in the canonical layout, meaning unchanged",
-	long: `With several files, give -w, -diff or -l. -diff and -l exit 1 when a
+	long: `The rules of each group keep the order they are written in: Google and
+RFC 9309 robots take the longest matching rule wherever it stands. -sort
+sorts them longest first, Allow first on a tie, so that robots that take
+the first matching rule read the file as Google does.
+
+With several files, give -w, -diff or -l. -diff and -l exit 1 when a
 file's layout would change. A layout that would change a verdict of
 Google or RFC 9309 robots, or move a line into or out of the first
 500 KiB that they read, is an error and the file is left as it is.`,
@@ -599,6 +604,8 @@ func runFmt(e *env, args []string) error {
 	fs.BoolVar(&rw.diff, "diff", false, "print a unified diff instead of the formatted file; exit 1 when there is one")
 	fs.BoolVar(&rw.write, "w", false, "write the formatted file over FILE (a temporary file renamed over it: never half written; its mode kept, a link's target written)")
 	fs.BoolVar(&rw.list, "l", false, "list the files whose layout would change; exit 1 when there is one")
+	var opt lint.FormatOptions
+	fs.BoolVar(&opt.SortRules, "sort", false, "sort each group's rules longest first, Allow first on a tie, for first-match robots (default: keep the order written)")
 	if err := parseFlags(e, fmtCmd, fs, args); err != nil {
 		return err
 	}
@@ -614,7 +621,7 @@ func runFmt(e *env, args []string) error {
 		return readSource(e, nil, in, false)
 	}, func(src *source) error {
 		stop := progress(e, "formatting "+src.name)
-		out, err := lint.Format(src.body)
+		out, err := lint.FormatWith(src.body, opt)
 		stop()
 		if err != nil {
 			return err
