@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"time"
 
 	"github.com/robotskit/robots/lint/internal/check"
@@ -43,6 +44,19 @@ type Config struct {
 	// check, return ErrBudget when the work runs past MaxWork. Run, Fix
 	// and Leftovers, which have no error to return, ignore it.
 	MaxWork int64
+	// MaxReport bounds the size of the report, in octets; 0 (or less)
+	// means no bound. After each check, RunContext adds up a lower bound
+	// of what the findings so far take in the JSON report of
+	// docs/schema/check.schema.json, one record for each problem as Fold
+	// makes them: each record's keys and its texts (the check's code,
+	// name, severity and explanation, Check.Doc, the message and the
+	// families), and two octets for each further line of a folded
+	// problem. Once the sum
+	// passes MaxReport it stops and returns ErrReport, without the
+	// remaining checks, so that a caller that could not send so large a
+	// report learns it early. A report the bound lets through may still
+	// be larger: the JSON adds keys, numbers and escapes.
+	MaxReport int64
 }
 
 // DefaultMaxWork is a bound on the checker's work on one text
@@ -57,6 +71,10 @@ const DefaultMaxWork = 25_000_000
 // ErrBudget is the error RunContext, FixContext and LeftoversContext
 // return when the checker's work on a text runs past Config.MaxWork.
 var ErrBudget = check.ErrBudget
+
+// ErrReport is the error RunContext returns when its report would be
+// larger than Config.MaxReport.
+var ErrReport = errors.New("lint: the report would be larger than its bound")
 
 // Fetch is what the checker needs to know about how robots.txt was
 // fetched. The caller fills it from its HTTP client; package fetch's

@@ -49,6 +49,10 @@ func run(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, int64, e
 	}
 	p := check.NewPass(ctx, f, cfg.URL, cfg.Fetch.checked())
 	p.SetBudget(max(cfg.MaxWork, 0))
+	var size *reportSize
+	if cfg.MaxReport > 0 {
+		size = &reportSize{all: cfg.AllRobots, seen: map[foldKey]int{}}
+	}
 	for _, ch := range Checks() {
 		if ch.Thorough && !cfg.Thorough || ch.impl == nil {
 			continue
@@ -66,10 +70,99 @@ func run(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, int64, e
 		if err := ctx.Err(); err != nil {
 			return nil, p.Work(), err
 		}
+		if size != nil && size.add(p.Diagnostics()) > cfg.MaxReport {
+			return nil, p.Work(), ErrReport
+		}
 	}
 	ds := diagnostics(p.Diagnostics(), cfg.AllRobots)
 	sortDiagnostics(ds)
 	return ds, p.Work(), nil
+}
+
+// A foldKey is what Fold folds by: the diagnostics of one check in one
+// group with the same fix and families are one problem.
+type foldKey struct {
+	code     string
+	group    int
+	fix      string
+	families string
+}
+
+// reportSize adds up Config.MaxReport's lower bound of a report's size,
+// over the findings of a pass as they come.
+type reportSize struct {
+	all  bool
+	seen map[foldKey]int // the shortest message of each problem
+	n    int             // findings counted
+	size int64           // the bound so far
+}
+
+// add counts the findings of ds past those counted before, and returns
+// the bound so far.
+func (r *reportSize) add(ds []*check.Diagnostic) int64 {
+	checks := registry().byImpl
+	for _, d := range ds[r.n:] {
+		if !kept(d, r.all) {
+			continue
+		}
+		c := checks[d.Check]
+		if d.Line > 0 {
+			k := foldKey{code: c.Code, group: d.Group}
+			if d.Fix.ID != "" {
+				k.fix = d.Fix.ID + " " + classOf(d.Fix.Class).String()
+			}
+			for _, f := range d.Affects {
+				k.families += string(f) + " "
+			}
+			if m, ok := r.seen[k]; ok {
+				// The folded problem keeps one place's message, which may
+				// be the shortest of them.
+				r.size += 2 // a line number and a comma, at least
+				if len(d.Message) < m {
+					r.size -= int64(m - len(d.Message))
+					r.seen[k] = len(d.Message)
+				}
+				continue
+			}
+			r.seen[k] = len(d.Message)
+		}
+		r.size += recordSize(c, d.Message, d.Families())
+	}
+	r.n = len(ds)
+	return r.size
+}
+
+// recordSkeleton is what every record of the JSON report holds besides
+// its texts (docs/schema/check.schema.json), with one-digit numbers, and
+// the comma between records.
+const recordSkeleton = `{"code":"","name":"","severity":"","line":0,"column":0,"message":"","affects":[],"explanation":""},`
+
+// recordSize is the least a record of the JSON report takes for a
+// problem of check c with this message and these families: its skeleton
+// and texts, unescaped (escapes only add).
+func recordSize[F ~string](c *Check, msg string, fams []F) int64 {
+	n := len(recordSkeleton) + len(c.Severity.String()) + len(c.Code) + len(c.Name) + len(c.Doc) + len(msg)
+	for i, f := range fams {
+		n += len(f) + 2 // "GOOG"
+		if i > 0 {
+			n++ // ,
+		}
+	}
+	return int64(n)
+}
+
+// kept reports whether the finding d of a pass is reported: it affects
+// a major family, or all is set.
+func kept(d *check.Diagnostic, all bool) bool {
+	if all {
+		return true
+	}
+	for _, f := range d.Families() {
+		if Family(f).Major() {
+			return true
+		}
+	}
+	return false
 }
 
 // diagnostics returns the findings ds of a pass as diagnostics, in order:
@@ -78,17 +171,6 @@ func run(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, int64, e
 // each, and findings that share their edits (a fix that merges or
 // reorders many groups, reported at each) share them still.
 func diagnostics(ds []*check.Diagnostic, all bool) []Diagnostic {
-	kept := func(d *check.Diagnostic) bool {
-		if all {
-			return true
-		}
-		for _, f := range d.Families() {
-			if Family(f).Major() {
-				return true
-			}
-		}
-		return false
-	}
 	// shared holds the edits of more than one edit, by their array, which
 	// several findings may share.
 	type array struct {
@@ -98,7 +180,7 @@ func diagnostics(ds []*check.Diagnostic, all bool) []Diagnostic {
 	var shared map[array][]Edit
 	n, nfix, nedit, nrel, nfam := 0, 0, 0, 0, 0
 	for _, d := range ds {
-		if !kept(d) {
+		if !kept(d, all) {
 			continue
 		}
 		n++
@@ -127,7 +209,7 @@ func diagnostics(ds []*check.Diagnostic, all bool) []Diagnostic {
 	fams := make([]Family, nfam)
 	checks := registry().byImpl
 	for _, d := range ds {
-		if !kept(d) {
+		if !kept(d, all) {
 			continue
 		}
 		pd := Diagnostic{
