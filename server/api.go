@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -149,14 +150,28 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 		name, body, cfg.URL, cfg.Fetch = site.URL, site.Body, site.URL, site.Fetch
 		trace = wire.Trace(site.Result)
 	}
+	// The work starts once the file is here.
+	if err := s.work(ctx); err != nil {
+		return nil, err
+	}
 	f := syntax.Parse(name, body)
 	if err := checkBounds(f); err != nil {
 		return nil, err
 	}
+	if req.Profile == "" {
+		// The answer holds every finding the check reports (with a
+		// profile, fewer): the check stops as soon as they cannot fit,
+		// beside the corrected file and the file itself.
+		cfg.MaxReport = max(1, s.maxAnswer-2*int64(len(body)))
+	}
 	ds, err := lint.RunContext(ctx, f, &cfg)
+	if errors.Is(err, lint.ErrReport) {
+		return nil, s.answerTooLarge(s.maxAnswer, "the findings and their explanations alone, counted as the check found them")
+	}
 	if err != nil {
 		return nil, err
 	}
+	cfg.MaxReport = 0
 	ds = lint.Fold(ds)
 	if req.Profile != "" {
 		ds = lint.ForProfile(ds, profile)
@@ -212,6 +227,11 @@ func (s *Server) checkFetcher() *fetch.Fetcher {
 // variants of a missing file, and with thorough the sibling origins'
 // files, through the guarded client.
 func (s *Server) fetchForCheck(ctx context.Context, raw string, thorough bool) (*sitecheck.Site, error) {
+	done, err := s.fetching(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	if err := s.guard.checkTarget(ctx, raw); err != nil {
 		return nil, err
 	}
@@ -269,15 +289,8 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 		body = robots.Cut(body)
 		req.Robots = nil // one copy is enough
 	} else {
-		if err := s.guard.checkTarget(ctx, req.URL); err != nil {
+		if res, err = s.fetchForTest(ctx, req.URL); err != nil {
 			return err
-		}
-		f := s.checkFetcher()
-		f.MaxRedirects = 0 // the robots' own limit: 5
-		f.Cache = s.cache
-		res, err = f.Get(ctx, req.URL)
-		if err != nil {
-			return badRequest("bad_url", err.Error())
 		}
 		s.metrics.cache.WithLabelValues(map[bool]string{true: "hit", false: "miss"}[res.FromCache]).Inc()
 		if !res.FromCache {
@@ -290,6 +303,10 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 		if req.Profile != "" {
 			readers[i].Profile = profile
 		}
+	}
+	// The work starts once the file is here.
+	if err := s.work(ctx); err != nil {
+		return err
 	}
 	plan := newTestPlan(syntax.Parse("robots.txt", body), readers, req.URLs, base, res, size)
 	// The work and the answer are bounded before the work.
@@ -306,6 +323,28 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 	}
 	ans.Results, ans.Access = plan, accessList{plan}
 	return writeJSON(ctx, w, http.StatusOK, ans)
+}
+
+// fetchForTest fetches a site's robots.txt for a test, with a turn of the
+// fetch pool, as robots do: the robots' own redirect limit, through the
+// server's cache.
+func (s *Server) fetchForTest(ctx context.Context, raw string) (*fetch.Result, error) {
+	done, err := s.fetching(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if err := s.guard.checkTarget(ctx, raw); err != nil {
+		return nil, err
+	}
+	f := s.checkFetcher()
+	f.MaxRedirects = 0 // the robots' own limit: 5
+	f.Cache = s.cache
+	res, err := f.Get(ctx, raw)
+	if err != nil {
+		return nil, badRequest("bad_url", err.Error())
+	}
+	return res, nil
 }
 
 // testAnswer is wire.TestResponse with its results made as they are
@@ -671,15 +710,9 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if err := s.guard.checkTarget(r.Context(), raw); err != nil {
-		return err
-	}
-	// The inspection ends a little before the request, so that its
-	// report (which says it was stopped) is still sent.
-	in := &page.Inspector{Client: s.client, Cache: s.cache, Timeout: s.timeout - min(5*time.Second, s.timeout/10)}
-	rep, err := in.Inspect(r.Context(), raw, rb)
+	rep, err := s.inspect(r.Context(), raw, rb)
 	if err != nil {
-		return badRequest("bad_url", err.Error())
+		return err
 	}
 	outcome := "ok"
 	if rep.Error != "" {
@@ -687,6 +720,36 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.metrics.fetches.WithLabelValues("page", outcome).Inc()
 	return writeJSON(r.Context(), w, http.StatusOK, rep)
+}
+
+// inspect inspects a page with a turn of the fetch pool, then takes a
+// slot of the gate for the answer. The inspection reads the page as it
+// arrives, a bounded part of it, and ends a little before the request,
+// so that its report, which says it was stopped, is still sent.
+func (s *Server) inspect(ctx context.Context, raw string, rb page.Robot) (*page.Report, error) {
+	rep, err := func() (*page.Report, error) {
+		done, err := s.fetching(ctx, raw)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		if err := s.guard.checkTarget(ctx, raw); err != nil {
+			return nil, err
+		}
+		in := &page.Inspector{Client: s.client, Cache: s.cache, Timeout: s.timeout - min(5*time.Second, s.timeout/10)}
+		rep, err := in.Inspect(ctx, raw, rb)
+		if err != nil {
+			return nil, badRequest("bad_url", err.Error())
+		}
+		return rep, nil
+	}()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.work(ctx); err != nil {
+		return nil, err
+	}
+	return rep, nil
 }
 
 func parseProfile(name string) (robots.Profile, error) {

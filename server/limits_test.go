@@ -649,7 +649,7 @@ func TestDefaultRateLimit(t *testing.T) {
 	codes := map[int]int{}
 	start := time.Now()
 	for range 30 {
-		status, _, _ := do(t, ts, "GET", "/healthz", "", "")
+		status, _, _ := do(t, ts, "GET", "/api/v1/agents?robots=GPTBot", "", "")
 		codes[status]++
 	}
 	// The burst, and what the bucket gained meanwhile.
@@ -659,7 +659,7 @@ func TestDefaultRateLimit(t *testing.T) {
 	}
 	_, ts = newTest(t, Config{RateLimit: -1})
 	for range 30 {
-		if status, _, _ := do(t, ts, "GET", "/healthz", "", ""); status != 200 {
+		if status, _, _ := do(t, ts, "GET", "/api/v1/agents?robots=GPTBot", "", ""); status != 200 {
 			t.Fatalf("no rate limit: %d", status)
 		}
 	}

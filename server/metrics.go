@@ -19,7 +19,7 @@ type metrics struct {
 	cache    *prometheus.CounterVec
 }
 
-func newMetrics(reg *prometheus.Registry, g *gate) *metrics {
+func newMetrics(reg *prometheus.Registry, g *gate, fp *fetchPool) *metrics {
 	m := &metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "robots_http_requests_total", Help: "HTTP requests by route and status code.",
@@ -45,7 +45,13 @@ func newMetrics(reg *prometheus.Registry, g *gate) *metrics {
 	queued := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "robots_http_queued_requests", Help: "Heavy requests waiting for a slot.",
 	}, func() float64 { return float64(g.queued()) })
-	reg.MustRegister(m.requests, m.errors, m.latency, m.fetches, m.cache, active, queued,
+	fetching := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robots_active_fetches", Help: "Fetches of remote sites under way (they hold no slot of the heavy requests).",
+	}, func() float64 { return float64(fp.active()) })
+	fetchQueued := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robots_queued_fetches", Help: "Fetches of remote sites waiting for a turn (MaxFetches, MaxFetchesPerHost).",
+	}, func() float64 { return float64(fp.queued()) })
+	reg.MustRegister(m.requests, m.errors, m.latency, m.fetches, m.cache, active, queued, fetching, fetchQueued,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -63,6 +69,10 @@ type statusWriter struct {
 	err    error
 	code   string
 }
+
+// Unwrap lets http.ResponseController reach the connection (the body's
+// read deadline).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
@@ -104,7 +114,7 @@ func (s *Server) instrument(route string, h http.Handler) http.Handler {
 			s.metrics.requests.WithLabelValues(route, strconv.Itoa(sw.status)).Inc()
 			s.metrics.latency.WithLabelValues(route).Observe(d.Seconds())
 			attrs := []any{"method", r.Method, "path", r.URL.Path, "route", route,
-				"status", sw.status, "duration_ms", float64(d.Microseconds()) / 1000, "bytes", sw.bytes, "client", clientIP(r)}
+				"status", sw.status, "duration_ms", float64(d.Microseconds()) / 1000, "bytes", sw.bytes, "client", s.clientIP(r)}
 			if sw.code != "" {
 				s.metrics.errors.WithLabelValues(route, sw.code).Inc()
 				attrs = append(attrs, "error", sw.code)

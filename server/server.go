@@ -23,13 +23,19 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
+	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -56,6 +62,17 @@ const (
 	// DefaultQueueWait is how long a heavy request waits for a slot by
 	// default (Config.QueueWait).
 	DefaultQueueWait = 5 * time.Second
+	// DefaultBodyTimeout is how long a request body may take to arrive
+	// by default (Config.BodyTimeout).
+	DefaultBodyTimeout = 10 * time.Second
+	// DefaultMaxFetches and DefaultMaxFetchesPerHost are the defaults of
+	// Config.MaxFetches and Config.MaxFetchesPerHost.
+	DefaultMaxFetches        = 64
+	DefaultMaxFetchesPerHost = 4
+	// maxBodies bounds the octets of the request bodies held at once,
+	// those still arriving and those at work: past it a request is
+	// answered 503 before more of its body is read.
+	maxBodies = 64 << 20
 	// MaxAnswer bounds the JSON answer of a check or a test: a larger one
 	// is refused (422 answer_too_large), before the work for a test.
 	MaxAnswer = 32 << 20
@@ -106,9 +123,25 @@ type Config struct {
 	// next is answered 503 at once. 0 means DefaultMaxQueue (256), a
 	// negative number none.
 	MaxQueue int
-	// QueueWait is how long a heavy request waits for a slot before it
-	// is answered 503; 0 means DefaultQueueWait (5 s).
+	// QueueWait is how long a heavy request waits for a slot, or for a
+	// turn to fetch, before it is answered 503; 0 means DefaultQueueWait
+	// (5 s).
 	QueueWait time.Duration
+	// BodyTimeout bounds the time a request body takes to arrive, read
+	// whole before the request takes a slot: a slower body is answered
+	// 408. 0 means DefaultBodyTimeout (10 s).
+	BodyTimeout time.Duration
+	// MaxFetches is how many fetches of remote sites (check and test
+	// with a url, page) the server waits on at once, apart from the slots
+	// of MaxActive; MaxFetchesPerHost is how many of them may go to one
+	// host. 0 means DefaultMaxFetches (64) and DefaultMaxFetchesPerHost
+	// (4).
+	MaxFetches        int
+	MaxFetchesPerHost int
+	// TrustProxy are the addresses of reverse proxies whose
+	// X-Forwarded-For header names the client (for the rate limit and the
+	// log); the header of any other peer is ignored.
+	TrustProxy []netip.Prefix
 }
 
 // A Server is the web checker and JSON API. It is an http.Handler.
@@ -119,7 +152,11 @@ type Server struct {
 	cache   fetch.Cache
 	limiter *limiter
 	gate    *gate
-	timeout time.Duration
+	fetches *fetchPool
+	// bodies counts the octets of request bodies held (maxBodies).
+	bodies      atomic.Int64
+	bodyTimeout time.Duration
+	timeout     time.Duration
 	// maxAnswer and maxTestWork are MaxAnswer and MaxTestWork (tests lift
 	// them).
 	maxAnswer   int64
@@ -150,9 +187,14 @@ func New(cfg Config) *Server {
 		s.timeout = RequestTimeout
 	}
 	s.gate = newGate(cfg)
+	s.fetches = newFetchPool(cfg)
+	s.bodyTimeout = cfg.BodyTimeout
+	if s.bodyTimeout <= 0 {
+		s.bodyTimeout = DefaultBodyTimeout
+	}
 	s.maxAnswer, s.maxTestWork = MaxAnswer, MaxTestWork
 	s.reg = prometheus.NewRegistry()
-	s.metrics = newMetrics(s.reg, s.gate)
+	s.metrics = newMetrics(s.reg, s.gate, s.fetches)
 	s.hosts = allowedHosts(cfg)
 	s.routes()
 	return s
@@ -229,6 +271,11 @@ func (s *Server) handle(pattern, route string, h handler) {
 // log and the metrics do). Any error the handler met once its context
 // ended, a fetch's or a check's, is that.
 func (s *Server) stopped(ctx context.Context, err error) error {
+	if ae, ok := err.(*apiError); ok && ae.code == "body_timeout" {
+		// The server ended the request at the body's deadline; the
+		// client waits for the answer.
+		return err
+	}
 	switch ctx.Err() {
 	case nil:
 		return err
@@ -243,14 +290,16 @@ func (s *Server) stopped(ctx context.Context, err error) error {
 // went away (nginx's 499); the client never reads it.
 const statusClientClosed = 499
 
-// admit lets h run once the gate gives it a slot.
+// admit runs a heavy route's handler once its body has arrived
+// (readBody), with the ticket that lets it take a slot of the gate for
+// its work (Server.work) once what it waits on has come.
 func (s *Server) admit(h handler) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		release, err := s.gate.enter(r.Context(), r.ContentLength)
+		r, done, err := s.readBody(w, r)
 		if err != nil {
 			return err
 		}
-		defer release()
+		defer done()
 		return h(w, r)
 	}
 }
@@ -262,11 +311,10 @@ func (s *Server) admitUI(h handler, heavy func(*http.Request) bool) handler {
 		if !heavy(r) {
 			return h(w, r)
 		}
-		release, err := s.gate.enter(r.Context(), r.ContentLength)
+		r, done, err := s.readBody(w, r)
 		if err != nil {
 			err = s.stopped(r.Context(), err)
-			var ae *apiError
-			errors.As(err, &ae)
+			ae := asAPIError(err)
 			noteError(w, ae)
 			d := &uiData{Error: ae.msg}
 			if r.Method == http.MethodGet {
@@ -274,9 +322,141 @@ func (s *Server) admitUI(h handler, heavy func(*http.Request) bool) handler {
 			}
 			return render(w, ae.status, d)
 		}
-		defer release()
-		return h(w, r)
+		defer done()
+		err = h(w, r)
+		var ae *apiError
+		if errors.As(err, &ae) && ae.status == http.StatusServiceUnavailable && ae.code == "overloaded" {
+			// A refusal of the gate or the fetch pool is drawn as the page.
+			noteError(w, ae)
+			return render(w, ae.status, &uiData{Error: ae.msg})
+		}
+		return err
 	}
+}
+
+// A ticket is a heavy request's claim on the gate, kept in its context:
+// the size of its body, which decides how many slots it takes, and once
+// it took them, the function that gives them back.
+type ticket struct {
+	n       int64
+	release func()
+}
+
+type ticketKey struct{}
+
+// readBody reads the body of a heavy request whole, before the request
+// takes any slot, under its own read deadline (Config.BodyTimeout): a
+// body slower than that is answered 408, so that a client that sends its
+// body a byte at a time holds a connection, never a slot of the work.
+// The size limit (MaxBody) still applies as the body arrives, and the
+// bodies held at once are bounded (maxBodies). It returns the request
+// with the body in memory and a ticket in its context, and the function
+// to call when the request is done.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (*http.Request, func(), error) {
+	t := &ticket{}
+	var held int64
+	done := func() {
+		if t.release != nil {
+			t.release()
+		}
+		s.bodies.Add(-held)
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		if r.ContentLength > 0 && s.bodies.Load()+min(r.ContentLength, MaxBody) > maxBodies {
+			return r, nil, s.bodiesFull()
+		}
+		rc := http.NewResponseController(w)
+		// A writer that reaches no connection (a test's recorder) has no
+		// deadline to set; the request's own deadline still bounds it.
+		timed := rc.SetReadDeadline(time.Now().Add(s.bodyTimeout)) == nil
+		br := &heldReader{r: r.Body, held: &s.bodies}
+		body, err := io.ReadAll(br)
+		held = br.n
+		if timed {
+			_ = rc.SetReadDeadline(time.Time{})
+		}
+		if err != nil {
+			s.bodies.Add(-held)
+			return r, nil, s.bodyError(w, err)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		t.n = int64(len(body))
+	}
+	return r.WithContext(context.WithValue(r.Context(), ticketKey{}, t)), done, nil
+}
+
+// heldReader counts the octets read into held, and fails once held is
+// past maxBodies.
+type heldReader struct {
+	r    io.Reader
+	held *atomic.Int64
+	n    int64
+}
+
+var errBodiesFull = errors.New("too many request bodies held")
+
+func (h *heldReader) Read(p []byte) (int, error) {
+	k, err := h.r.Read(p)
+	h.n += int64(k)
+	if h.held.Add(int64(k)) > maxBodies {
+		return k, errBodiesFull
+	}
+	return k, err
+}
+
+func (s *Server) bodiesFull() error {
+	return s.gate.refusal("bodies_full", fmt.Sprintf("the server is busy: it holds as many request bodies as it may; try again in %d s", s.gate.retryAfter()))
+}
+
+// bodyError is the answer to a body that could not be read: 408 when it
+// came slower than its deadline, 413 past MaxBody, 400 otherwise.
+func (s *Server) bodyError(w http.ResponseWriter, err error) error {
+	var mbe *http.MaxBytesError
+	var ne net.Error
+	switch {
+	case errors.Is(err, errBodiesFull):
+		return s.bodiesFull()
+	case errors.As(err, &mbe):
+		return err
+	case errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
+		// The connection's read side is spent: it is not reused.
+		w.Header().Set("Connection", "close")
+		return &apiError{status: http.StatusRequestTimeout, code: "body_timeout",
+			msg: fmt.Sprintf("the request body did not arrive within %v; send it at once", s.bodyTimeout)}
+	}
+	return badRequest("bad_body", "the request body could not be read: "+err.Error())
+}
+
+// work takes the slots of the gate for the request of ctx, when it is
+// about to work: at once for a request that brings its file, after the
+// fetch for one that names a URL. Taking them again is a no-op; they go
+// back when the request is done (readBody). Its error is the gate's.
+func (s *Server) work(ctx context.Context) error {
+	t, _ := ctx.Value(ticketKey{}).(*ticket)
+	if t == nil {
+		return errors.New("internal error: a heavy route ran without admit")
+	}
+	if t.release != nil {
+		return nil
+	}
+	release, err := s.gate.enter(ctx, t.n)
+	if err != nil {
+		return err
+	}
+	t.release = release
+	return nil
+}
+
+// fetching takes a turn of the fetch pool for the host of the URL raw,
+// for a request about to wait on a remote site; it holds no slot of the
+// gate. The returned function gives the turn back.
+func (s *Server) fetching(ctx context.Context, raw string) (func(), error) {
+	host := raw
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		host = u.Hostname()
+	}
+	return s.fetches.enter(ctx, host)
 }
 
 // ServeHTTP applies the guards common to every route, then routes.
@@ -293,7 +473,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if s.limiter != nil && !s.limiter.allow(clientIP(r)) {
+	if s.limiter != nil && !exempt(r.URL.Path) && !s.allow(r) {
 		s.metrics.requests.WithLabelValues("rate_limited", "429").Inc()
 		s.metrics.errors.WithLabelValues("any", "rate_limited").Inc()
 		writeError(w, &apiError{status: http.StatusTooManyRequests, code: "rate_limited",
@@ -333,11 +513,24 @@ func sameOrigin(origin, host string) bool {
 	return ok && strings.EqualFold(rest, host)
 }
 
-// clientIP is the request's peer address; forwarded headers are not
-// trusted.
-func clientIP(r *http.Request) string {
-	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return h
+// exempt reports whether path is one the rate limit does not count:
+// the health check and the metrics, which monitors poll.
+func exempt(path string) bool { return path == "/healthz" || path == "/metrics" }
+
+// allow takes a token of the rate limit for r's client.
+func (s *Server) allow(r *http.Request) bool {
+	a, ok := clientAddr(r, s.cfg.TrustProxy)
+	if !ok {
+		return true // not a network peer (a test's request): nothing to count
+	}
+	return s.limiter.allow(clientKey(a))
+}
+
+// clientIP is the address of r's client, for the log: its peer, or the
+// one a trusted proxy names (Config.TrustProxy).
+func (s *Server) clientIP(r *http.Request) string {
+	if a, ok := clientAddr(r, s.cfg.TrustProxy); ok {
+		return a.String()
 	}
 	return r.RemoteAddr
 }

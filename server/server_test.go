@@ -202,7 +202,7 @@ func TestRateLimit(t *testing.T) {
 	codes := map[int]int{}
 	var retry string
 	for range 10 {
-		status, h, _ := do(t, ts, "GET", "/healthz", "", "")
+		status, h, _ := do(t, ts, "GET", "/api/v1/agents?robots=GPTBot", "", "")
 		codes[status]++
 		if status == 429 {
 			retry = h.Get("Retry-After")
@@ -210,6 +210,15 @@ func TestRateLimit(t *testing.T) {
 	}
 	if codes[200] < 1 || codes[200] > 5 || codes[429] < 5 || retry == "" {
 		t.Errorf("10 quick requests at 2/s: %v, Retry-After %q", codes, retry)
+	}
+	// The health check and the metrics are polled by monitors: never
+	// limited, even for a client past its limit.
+	for _, path := range []string{"/healthz", "/metrics"} {
+		for range 10 {
+			if status, _, _ := do(t, ts, "GET", path, "", ""); status != 200 {
+				t.Fatalf("%s of a client past its limit: %d, want 200", path, status)
+			}
+		}
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 
 var serveCmd = &command{
 	name:  "serve",
-	usage: "[-addr HOST:PORT] [-allow-private] [-allow-host HOST]... [-rate-limit N]",
+	usage: "[-addr HOST:PORT] [-allow-private] [-allow-host HOST]... [-rate-limit N] [-trust-proxy CIDR]... [-body-timeout D]",
 	short: "run the web checker and JSON API",
 }
 
@@ -26,14 +28,20 @@ func runServe(e *env, args []string) error {
 	fs := newFlags(e, serveCmd)
 	addr := fs.String("addr", server.DefaultAddr, "listen on `HOST:PORT`")
 	allowPrivate := fs.Bool("allow-private", false, "let the server fetch loopback, private, link-local and other special-purpose addresses")
-	rateLimit := floatFlag(fs, "rate-limit", server.DefaultRateLimit, "allow each client address `N` requests per second, in bursts of 2N; 0 is off")
+	rateLimit := floatFlag(fs, "rate-limit", server.DefaultRateLimit, "allow each client (an IPv4 address, or an IPv6 /64) `N` requests per second, in bursts of 2N; 0 is off; /healthz and /metrics are not counted")
 	var hosts stringsFlag
 	fs.Var(&hosts, "allow-host", "also answer requests whose Host header is `HOST` (repeat for several; default: any host, or only localhost names when -addr is a loopback address)")
+	var proxies prefixesFlag
+	fs.Var(&proxies, "trust-proxy", "read the client's address from X-Forwarded-For when the peer is a reverse proxy in `CIDR` (an address or a network such as 10.0.0.0/8; repeat for several): the rate limit and the log then count each client, not the proxy")
+	bodyTimeout := durationFlag(fs, "body-timeout", server.DefaultBodyTimeout, "answer 408 to a request whose body takes longer than `D` to arrive")
 	if err := parseFlags(e, serveCmd, fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return &usageError{msg: "serve takes no arguments"}
+	}
+	if *bodyTimeout <= 0 {
+		return &usageError{msg: "-body-timeout must be more than 0"}
 	}
 	if *rateLimit < 0 {
 		return &usageError{msg: "-rate-limit must not be negative"}
@@ -42,7 +50,8 @@ func runServe(e *env, args []string) error {
 		return &usageError{msg: fmt.Sprintf("-addr %q: %v", *addr, err)}
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
-	cfg := server.Config{Addr: *addr, AllowPrivate: *allowPrivate, RateLimit: *rateLimit, Logger: log, Version: buildVersion()}
+	cfg := server.Config{Addr: *addr, AllowPrivate: *allowPrivate, RateLimit: *rateLimit, Logger: log, Version: buildVersion(),
+		TrustProxy: proxies, BodyTimeout: *bodyTimeout}
 	if *rateLimit == 0 {
 		cfg.RateLimit = -1 // off; the Config's zero is the default
 	}
@@ -80,6 +89,38 @@ func runServe(e *env, args []string) error {
 	}
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	return nil
+}
+
+// prefixesFlag collects -trust-proxy values: a network in CIDR notation,
+// or one address, which stands for itself alone.
+type prefixesFlag []netip.Prefix
+
+func (p *prefixesFlag) String() string {
+	var b strings.Builder
+	for i, x := range *p {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(x.String())
+	}
+	return b.String()
+}
+
+func (p *prefixesFlag) Set(v string) error {
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if pr, err := netip.ParsePrefix(f); err == nil {
+			*p = append(*p, pr.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return fmt.Errorf("%q is neither an address nor a network such as 10.0.0.0/8", f)
+		}
+		a = a.Unmap()
+		*p = append(*p, netip.PrefixFrom(a, a.BitLen()))
 	}
 	return nil
 }

@@ -80,3 +80,20 @@ func TestServe(t *testing.T) {
 		t.Errorf("bad -addr: exit %d %q", code, errb.String())
 	}
 }
+
+func TestTrustProxyFlag(t *testing.T) {
+	var p prefixesFlag
+	for _, v := range []string{"10.0.0.0/8", "192.0.2.7", "2001:db8::/32, ::ffff:198.51.100.1", "10.1.2.3/16"} {
+		if err := p.Set(v); err != nil {
+			t.Fatalf("Set(%q): %v", v, err)
+		}
+	}
+	if got, want := p.String(), "10.0.0.0/8,192.0.2.7/32,2001:db8::/32,198.51.100.1/32,10.1.0.0/16"; got != want {
+		t.Errorf("prefixes: %s, want %s", got, want)
+	}
+	for _, v := range []string{"proxy", "10.0.0.0/33", ""} {
+		if err := p.Set(v); err == nil {
+			t.Errorf("Set(%q) accepted", v)
+		}
+	}
+}
