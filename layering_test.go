@@ -22,6 +22,7 @@ var allowedImports = map[string][]string{
 	"internal/hostname":        {}, // Yandex's Host values, for the root package and the checker
 	"internal/sniff":           {}, // what a body is (HTML, wide text, binary): one answer for lint, fetch, scan and page
 	"internal/termtext":        {}, // remote text made safe for a terminal: one escaping for lint's text and the CLI
+	"internal/target":          {}, // a URL or a bare host to fetch: one reading for the CLI and the web forms
 	"internal/probe":           {"syntax", "internal/arena"},
 	"internal/lines":           {"internal/octets"},
 	"syntax":                   {"internal/lines"},
@@ -34,8 +35,8 @@ var allowedImports = map[string][]string{
 	"page":                     {"", "syntax", "agents", "fetch", "meta", "internal/sniff"},                                                                                                                                                                                                                                                                                                                                                                                            // L4: a page as a robot sees it
 	"internal/wire":            {"", "syntax", "agents", "fetch", "lint", "change"},                                                                                                                                                                                                                                                                                                                                                                                                    // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
 	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                                                                                                                                                                                                                                                                                      // L4: fetch-then-check of the CLI and the API
-	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "internal/sniff", "internal/termtext", "meta", "page", "scan", "scan/parquet", "server"},
-	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/textedit", "internal/spell"}, // L5: the web checker and API
+	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "internal/sniff", "internal/target", "internal/termtext", "meta", "page", "scan", "scan/parquet", "server"},
+	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell"}, // L5: the web checker and API
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff"},
 	"scan/parquet":             {"scan"}, // the Parquet writer, apart so that only its users link parquet-go
 	"fetch/diskcache":          {"fetch"},

@@ -685,6 +685,62 @@ func TestBrowserSite(t *testing.T) {
 	tb.noConsoleErrors()
 }
 
+// TestBrowserBareHost: with JavaScript on, the Site URL and the page
+// inspector take a bare host (no "Please enter a URL." from the
+// browser): the form goes to the server, which reads it as robots check
+// and robots page do, shows the reading and fills the field with the URL
+// read; the other tabs then work from it (issue 28, point #18).
+func TestBrowserBareHost(t *testing.T) {
+	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, browserSample)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><head><title>Hello</title></head><body>hi</body></html>")
+	}))
+	t.Cleanup(site.Close)
+	s, ts := newTest(t, Config{AllowPrivate: true})
+	s.client.Transport.(*http.Transport).TLSClientConfig = site.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
+	host := strings.TrimPrefix(site.URL, "https://")
+	tb := newTab(t, 1280, 900)
+
+	tb.do("check a bare host",
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#tabs")),
+		chromedp.SetValue(chromedp.CSS("#url"), host),
+		chromedp.Click(chromedp.CSS("#check-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#url-reading")),
+		chromedp.WaitVisible(chromedp.CSS("#fetch-report")),
+	)
+	if s := tb.text("#url-reading"); !strings.HasPrefix(s, `reading "`+host+`" as https://`+host+`/robots.txt`) {
+		t.Errorf("the reading %q", s)
+	}
+	if v := eval[string](tb, `document.getElementById('url').value`); v != "https://"+host {
+		t.Errorf("the field holds %q after the check, want https://%s", v, host)
+	}
+	tb.do("test URLs of the site read",
+		chromedp.Click(chromedp.CSS("#tab-test")),
+		chromedp.Click(chromedp.CSS("#test-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#test-matrix")),
+	)
+
+	tb.do("inspect a bare host's page",
+		chromedp.Click(chromedp.CSS("#tab-page")),
+		chromedp.SetValue(chromedp.CSS("#page-url"), host+"/x"),
+		chromedp.Click(chromedp.CSS("#page-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#page-url-reading")),
+		chromedp.WaitVisible(chromedp.CSS("#page-report")),
+	)
+	if s := tb.text("#page-url-reading"); !strings.HasPrefix(s, `reading "`+host+`/x" as https://`+host+`/x`) {
+		t.Errorf("the page's reading %q", s)
+	}
+	if s := tb.text("#h-page-report"); s != "Hello — https://"+host+"/x" {
+		t.Errorf("the report's heading %q", s)
+	}
+	tb.noConsoleErrors()
+}
+
 // checkAmber checks the "indexable" badge of a page robots.txt disallows.
 func checkAmber(t *testing.T, tb *tab) {
 	t.Helper()

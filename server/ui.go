@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/internal/target"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/internal/wire"
 )
@@ -36,6 +37,7 @@ func staticHandler() http.Handler {
 type uiData struct {
 	Robots    string
 	URL       string
+	Reading   string // how a bare host in URL was read: "reading \"example.com\" as https://example.com/robots.txt"
 	Thorough  bool
 	AllRobots bool
 	Intent    bool // also apply the intent fixes
@@ -49,10 +51,11 @@ type uiData struct {
 
 	// PageURL and PageRobot are the page inspector's form; Page its
 	// report, PageError why there is none.
-	PageURL   string
-	PageRobot string
-	Page      *uiReport
-	PageError string
+	PageURL     string
+	PageReading string // how a bare host in PageURL was read
+	PageRobot   string
+	Page        *uiReport
+	PageError   string
 }
 
 // A uiOption is an <option> of a select.
@@ -78,6 +81,16 @@ func (s *Server) uiIndex(w http.ResponseWriter, r *http.Request) error {
 	if d.PageURL == "" {
 		d.PageError = "give the URL of a page"
 		return render(w, http.StatusOK, d)
+	}
+	// A bare host is read as robots page reads it (target.Read), and the
+	// page says so; the field then holds the URL read.
+	u, bare, err := target.Read(d.PageURL)
+	if err != nil {
+		d.PageError = "Error: " + err.Error()
+		return render(w, http.StatusOK, d)
+	}
+	if bare {
+		d.PageReading, d.PageURL = target.Note(d.PageURL, u), u
 	}
 	rep, err := s.uiInspect(r, d.PageURL, d.PageRobot)
 	status := http.StatusOK
@@ -332,8 +345,20 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 	if d.Intent {
 		req.Enable = []string{"all"}
 	}
+	// A bare host ("example.com", "127.0.0.1:8080") is read as robots
+	// check and robots fetch read it (target.Read), and the page says so;
+	// the field then holds the URL read, which the API takes.
+	arg, bare := d.URL, false
 	if d.URL != "" {
-		req.URL = d.URL
+		u, b, err := target.Read(d.URL)
+		if err != nil {
+			d.Error = err.Error()
+			return render(w, http.StatusOK, d)
+		}
+		if b {
+			d.Reading = target.Note(arg, u)
+		}
+		d.URL, bare, req.URL = u, b, u
 	} else {
 		req.Robots = &d.Robots
 	}
@@ -346,6 +371,9 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 	d.Result = res
 	if tr, ok := res.Fetch.(*wire.FetchTrace); ok {
 		d.Fetch = newUIFetch(tr, d.Profile, d.AllRobots)
+		if bare {
+			d.Reading = target.Note(arg, tr.URL) // the robots.txt fetched
+		}
 	}
 	d.Counts = map[string]int{}
 	for _, x := range res.Diagnostics {

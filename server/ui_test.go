@@ -195,3 +195,72 @@ func TestUIPageVerdictOnce(t *testing.T) {
 		t.Errorf("the verdict of a page whose robots.txt answers 503:\n%s", report)
 	}
 }
+
+// TestUIBareHost: the check form's Site URL and the page inspector's
+// URL take a bare host as robots check and robots page do
+// (internal/target.Read): "127.0.0.1:PORT" is read as https://, the page
+// says how it read it (and, for a local address, how to name a server
+// without TLS), and the field holds the URL read. The fields are text
+// fields with a URL keyboard, which the browser does not refuse for
+// lacking a scheme (issue 28, point #18 of the user trial). Loopback
+// only: a TLS test server the server's client trusts.
+func TestUIBareHost(t *testing.T) {
+	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><head><title>Hello</title></head><body>hi</body></html>")
+	}))
+	t.Cleanup(site.Close)
+	s, ts := newTest(t, Config{AllowPrivate: true})
+	s.client.Transport.(*http.Transport).TLSClientConfig = site.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
+	host := strings.TrimPrefix(site.URL, "https://") // 127.0.0.1:PORT
+
+	_, _, body := do(t, ts, "GET", "/", "", "")
+	for _, want := range []string{
+		`<input id="url" name="url" type="text" inputmode="url" autocomplete="url"`,
+		`<input id="page-url" name="page" type="text" inputmode="url" autocomplete="url"`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the form lacks %q", want)
+		}
+	}
+	if strings.Contains(body, `type="url"`) {
+		t.Error(`a field is still type="url", which refuses a bare host`)
+	}
+
+	_, _, body = do(t, ts, "POST", "/", "application/x-www-form-urlencoded", url.Values{"url": {host}}.Encode())
+	for _, want := range []string{
+		`<p class="hint" id="url-reading">reading &#34;` + host + `&#34; as https://` + host + `/robots.txt (a local server without TLS: give http://` + host + `/robots.txt)</p>`,
+		`value="https://` + host + `" aria-describedby="url-reading">`,
+		`<h3 id="h-fetch">Fetch of https://` + host + `/robots.txt</h3>`,
+		`<span id="fetch-outcome">success: rules of the file apply</span>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the check of %s lacks %q:\n%s", host, want, body)
+		}
+	}
+
+	_, _, body = do(t, ts, "GET", "/?"+url.Values{"page": {host + "/x"}}.Encode(), "", "")
+	for _, want := range []string{
+		`<p class="hint" id="page-url-reading">reading &#34;` + host + `/x&#34; as https://` + host + `/x (a local server without TLS: give http://` + host + `/x)</p>`,
+		`value="https://` + host + `/x" aria-describedby="page-url-reading">`,
+		`<h3 id="h-page-report">Hello — https://` + host + `/x</h3>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the inspection of %s/x lacks %q:\n%s", host, want, body)
+		}
+	}
+
+	// What is neither a URL nor a host is refused with what to give.
+	_, _, body = do(t, ts, "POST", "/", "application/x-www-form-urlencoded", url.Values{"url": {"nonsense"}}.Encode())
+	if !strings.Contains(body, "&#34;nonsense&#34; is not a URL: give one such as https://example.com/") {
+		t.Errorf("url=nonsense:\n%s", body)
+	}
+	_, _, body = do(t, ts, "GET", "/?page=ftp://example.com/", "", "")
+	if !strings.Contains(body, "robots fetch only http and https URLs") {
+		t.Errorf("page=ftp://…:\n%s", body)
+	}
+}

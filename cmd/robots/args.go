@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/netip"
 	neturl "net/url"
 	"os"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/robotskit/robots/internal/spell"
+	"github.com/robotskit/robots/internal/target"
 	"github.com/robotskit/robots/internal/termtext"
 )
 
@@ -180,112 +180,36 @@ func (v *floatValue) Set(s string) error {
 	return nil
 }
 
-// noteBareHost is the one-line note for an argument read as https://:
-// for an argument that may have named a file, that there is no such
-// file; for a local address, how to reach a server without TLS.
+// noteBareHost is the one-line note for an argument read as https://
+// (target.Note): for an argument that may have named a file, that there
+// is no such file; for a local address, how to reach a server without
+// TLS. The web checker's forms say the same.
 func noteBareHost(e *env, arg, u string, mayBeFile bool) {
-	note := fmt.Sprintf("reading %q as %s", arg, u)
+	note := target.Note(arg, u)
 	if mayBeFile {
-		note = fmt.Sprintf("no file %q here: fetching %s", arg, u)
-	}
-	if pu, err := neturl.Parse(u); err == nil && isLocalHost(pu.Hostname()) {
-		note += " (a local server without TLS: give http://" + strings.TrimPrefix(u, "https://") + ")"
+		note = fmt.Sprintf("no file %q here: fetching %s", arg, u) + target.Hint(u)
 	}
 	fmt.Fprintf(e.stderr, "robots: %s\n", note)
 }
 
-// isLocalHost reports whether host is localhost or an IP address, which
-// a test server often serves without TLS.
-func isLocalHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	_, err := netip.ParseAddr(host)
-	return err == nil
-}
-
-// fetchURL checks a URL argument of a command that fetches it: an
-// absolute http or https URL, or a bare host ("example.com",
-// "example.com/x", "127.0.0.1:8080"), which is read as https:// with a
-// note on standard error, as search consoles take a domain.
+// fetchURL checks a URL argument of a command that fetches it, as the
+// web checker's forms read theirs (target.Read): an absolute http or
+// https URL, or a bare host ("example.com", "example.com/x",
+// "127.0.0.1:8080"), which is read as https:// with a note on standard
+// error.
 func fetchURL(e *env, arg string) (string, error) {
-	if arg == "" {
-		return "", &usageError{msg: "empty URL"}
+	u, bare, err := target.Read(arg)
+	if err != nil {
+		return "", &usageError{msg: err.Error()}
 	}
-	if isURL(arg) {
-		u, err := neturl.Parse(arg)
-		if err != nil || u.Host == "" {
-			return "", &usageError{msg: fmt.Sprintf("%q is not a URL: %s", arg, urlProblem(err))}
-		}
-		return arg, nil
-	}
-	if u, ok := bareHost(arg); ok {
+	if bare {
 		noteBareHost(e, arg, u, false)
-		return u, nil
 	}
-	if i := strings.Index(arg, "://"); i > 0 {
-		return "", &usageError{msg: fmt.Sprintf("%q: robots fetch only http and https URLs", arg)}
-	}
-	return "", &usageError{msg: fmt.Sprintf("%q is not a URL: give one such as https://example.com/", arg)}
+	return u, nil
 }
 
-// urlProblem says what is wrong with a URL in words, without Go's
-// parse "…": prefix.
-func urlProblem(err error) string {
-	var ue *neturl.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	if err == nil {
-		return "no host"
-	}
-	return strings.TrimPrefix(err.Error(), "net/url: ")
-}
-
-// bareHost reads s, a host with an optional port and path but no scheme,
-// as an https URL. Only something that looks like a host name (with a dot,
-// or localhost) or an IP address qualifies, so that file names and paths
-// do not.
-func bareHost(s string) (string, bool) {
-	if s == "" || strings.ContainsAny(s, " \t\\") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") {
-		return "", false
-	}
-	host := s
-	if i := strings.IndexAny(host, "/?#"); i >= 0 {
-		host = host[:i]
-	}
-	name := host
-	if h, port, ok := strings.Cut(host, ":"); ok {
-		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-			return "", false
-		}
-		name = h
-	}
-	if !(strings.Contains(name, ".") || strings.EqualFold(name, "localhost")) || strings.HasSuffix(name, ".") && !strings.Contains(strings.TrimSuffix(name, "."), ".") {
-		return "", false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c == '.' || c == '-' || c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80) {
-			return "", false
-		}
-	}
-	// The last label of a name is a top-level domain, not a file
-	// extension such as .txt: a file named "robots.txt" is not a host.
-	labels := strings.Split(strings.TrimSuffix(name, "."), ".")
-	last := strings.ToLower(labels[len(labels)-1])
-	if len(labels) > 1 && fileExtensions[last] {
-		return "", false
-	}
-	u := "https://" + s
-	if p, err := neturl.Parse(u); err != nil || p.Host == "" {
-		return "", false
-	}
-	return u, true
-}
-
-// fileExtensions are endings that make a name a file rather than a host.
-var fileExtensions = map[string]bool{"txt": true, "text": true, "json": true, "jsonl": true, "html": true, "htm": true, "gz": true, "log": true, "md": true, "bak": true, "orig": true, "old": true, "tmp": true, "xml": true, "csv": true}
+// urlProblem says what is wrong with a URL in words (target.Problem).
+func urlProblem(err error) string { return target.Problem(err) }
 
 // testURLArg checks a URL argument of robots test or compare: an absolute
 // URL with a scheme and host, or a path that starts with "/". Anything
@@ -303,7 +227,7 @@ func testURLArg(arg string) error {
 		return nil
 	}
 	msg := fmt.Sprintf("%q is neither a URL nor a path", arg)
-	if u, ok := bareHost(arg); ok {
+	if u, ok := target.BareHost(arg); ok {
 		msg += fmt.Sprintf(": did you mean %s?", u)
 	} else if !strings.Contains(arg, "://") {
 		msg += fmt.Sprintf(": did you mean /%s?", arg)
@@ -434,7 +358,7 @@ func resolveInput(e *env, arg string) (input, error) {
 		_, err := fetchURL(e, arg)
 		return input{}, err
 	}
-	if u, ok := bareHost(arg); ok {
+	if u, ok := target.BareHost(arg); ok {
 		noteBareHost(e, arg, u, true)
 		return input{name: u, url: u}, nil
 	}

@@ -431,34 +431,6 @@ func TestClean(t *testing.T) {
 	}
 }
 
-// TestBareHost: what is read as a host when a command fetches, and what
-// is not.
-func TestBareHost(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want string
-	}{
-		{"example.com", "https://example.com"},
-		{"example.com/x", "https://example.com/x"},
-		{"www.example.co.uk/robots.txt", "https://www.example.co.uk/robots.txt"},
-		{"127.0.0.1:8080", "https://127.0.0.1:8080"},
-		{"localhost:8080/p", "https://localhost:8080/p"},
-		{"robots.txt", ""},
-		{"example-robots.txt", ""},
-		{"nogoogle/a", ""},
-		{"/abs/path", ""},
-		{"./file", ""},
-		{"a b.com", ""},
-		{"host:notaport", ""},
-		{"", ""},
-	} {
-		got, ok := bareHost(tt.in)
-		if got != tt.want || ok != (tt.want != "") {
-			t.Errorf("bareHost(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
-		}
-	}
-}
-
 // TestParseFlagsDoubleDash: "--" ends the flags, so an argument that
 // starts with "-" can still be given.
 func TestParseFlagsDoubleDash(t *testing.T) {

@@ -1022,10 +1022,22 @@
 
   // ---- wiring ----
 
+  // absoluteURL reports whether a field is empty or holds an http or
+  // https URL, which the API takes as it is.
+  function absoluteURL(v) {
+    v = v.trim();
+    return v === '' || /^https?:\/\//i.test(v);
+  }
+
   function start() {
     if (!window.fetch || !window.Promise) return; // the no-JavaScript page stays
     setupTabs();
+    // A site or page named without http:// or https:// ("example.com")
+    // goes to the server as the form without JavaScript does: it reads
+    // the name as robots check and robots page read it, says how, and
+    // fills the field with the URL read, which the API then takes.
     $('#check-form').addEventListener('submit', function (ev) {
+      if (!absoluteURL($('#url').value)) return;
       ev.preventDefault();
       runCheck().then(function (c) {
         var h = c && document.getElementById('h-findings');
@@ -1034,7 +1046,11 @@
     });
     $('#test-form').addEventListener('submit', function (ev) { ev.preventDefault(); runTest(); });
     $('#ai-run').addEventListener('click', function () { runAI(); });
-    $('#page-form').addEventListener('submit', function (ev) { ev.preventDefault(); runPage(); });
+    $('#page-form').addEventListener('submit', function (ev) {
+      if (!absoluteURL($('#page-url').value)) return;
+      ev.preventDefault();
+      runPage();
+    });
     // A page report the server drew (the inspector's form without
     // JavaScript, or a link to one) opens its tab.
     if (document.getElementById('page-report') || document.getElementById('page-error').textContent) selectTab($('#tab-page'));
