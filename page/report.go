@@ -110,6 +110,27 @@ type RobotsTxt struct {
 	Site *robots.Access `json:"site,omitempty"`
 }
 
+// Answered reports whether a response of the page itself arrived: the
+// last request was answered, and not with a redirect still to follow.
+// The inspector follows a 301, 302, 303, 307 or 308 with a Location (the
+// redirection statuses of RFC 9110 §15.4); a loop, its redirect limit or
+// an unusable Location stops it on one. A report of a page not answered
+// knows robots.txt's verdict and nothing of the page: callers show its
+// Error, not its directives.
+func (r *Report) Answered() bool {
+	if len(r.Redirects) == 0 {
+		return false
+	}
+	h := r.Redirects[len(r.Redirects)-1]
+	switch h.Status {
+	case 0:
+		return false
+	case 301, 302, 303, 307, 308:
+		return h.Location == ""
+	}
+	return true
+}
+
 // A Hop is one request of the page fetch.
 type Hop struct {
 	URL      string `json:"url"`

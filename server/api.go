@@ -16,6 +16,7 @@ import (
 	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/sitecheck"
+	"github.com/robotskit/robots/internal/target"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/page"
@@ -143,7 +144,7 @@ func (s *Server) runCheck(ctx context.Context, req wire.CheckRequest) (*wire.Che
 	case req.Robots != nil:
 		body = []byte(*req.Robots)
 	default:
-		site, err := s.fetchForCheck(ctx, req.URL, req.Thorough)
+		site, err := s.fetchForCheck(ctx, siteURL(req.URL), req.Thorough)
 		if err != nil {
 			return nil, err
 		}
@@ -222,6 +223,18 @@ func (s *Server) checkFetcher() *fetch.Fetcher {
 	return &fetch.Fetcher{Client: s.client, Policy: fetch.Google, Profile: robots.Google, MaxRedirects: 10}
 }
 
+// siteURL is a URL field of a request as the CLI reads its argument
+// (internal/target): a bare host such as example.com is
+// https://example.com; anything else is left for the guard to judge.
+func siteURL(raw string) string {
+	if !target.IsURL(raw) {
+		if u, ok := target.BareHost(raw); ok {
+			return u
+		}
+	}
+	return raw
+}
+
 // fetchForCheck fetches a site's robots.txt for a check, after the guard
 // let its target through: the file, the trace of the fetch, the case
 // variants of a missing file, and with thorough the sibling origins'
@@ -289,7 +302,7 @@ func (s *Server) test(w http.ResponseWriter, r *http.Request) error {
 		body = robots.Cut(body)
 		req.Robots = nil // one copy is enough
 	} else {
-		if res, err = s.fetchForTest(ctx, req.URL); err != nil {
+		if res, err = s.fetchForTest(ctx, siteURL(req.URL)); err != nil {
 			return err
 		}
 		s.metrics.cache.WithLabelValues(map[bool]string{true: "hit", false: "miss"}[res.FromCache]).Inc()
@@ -710,7 +723,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	rep, err := s.inspect(r.Context(), raw, rb)
+	rep, err := s.inspect(r.Context(), siteURL(raw), rb)
 	if err != nil {
 		return err
 	}
@@ -719,6 +732,12 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) error {
 		outcome = "error"
 	}
 	s.metrics.fetches.WithLabelValues("page", outcome).Inc()
+	if rep.Error != "" && !rep.Answered() {
+		// No response of the page arrived: a report would hold guesses
+		// (no directives, no snippet limit). The error says what
+		// happened, as robots page says it.
+		return unanswered(rep)
+	}
 	return writeJSON(r.Context(), w, http.StatusOK, rep)
 }
 
@@ -750,6 +769,27 @@ func (s *Server) inspect(ctx context.Context, raw string, rb page.Robot) (*page.
 		return nil, err
 	}
 	return rep, nil
+}
+
+// unanswered is the 502 of a page of which no response arrived, with the
+// requests made when there were more than one, so that a loop or a chain
+// shows whole.
+func unanswered(rep *page.Report) error {
+	var b strings.Builder
+	b.WriteString(rep.Error)
+	if len(rep.Redirects) > 1 {
+		b.WriteString("; the requests:")
+		for i, h := range rep.Redirects {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " %d %s", h.Status, h.URL)
+			if h.Location != "" {
+				b.WriteString(" → " + h.Location)
+			}
+		}
+	}
+	return &apiError{status: http.StatusBadGateway, code: "page_unreachable", msg: b.String()}
 }
 
 func parseProfile(name string) (robots.Profile, error) {

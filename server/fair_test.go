@@ -402,3 +402,50 @@ func TestMaxReportUnderAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestPageUnanswered: a page of which no response arrives (here a
+// redirect loop) is a 502 page_unreachable that names the loop and lists
+// the requests, as robots page prints it, not a report of guesses; the
+// page inspector of the web page shows that error and no badges.
+func TestPageUnanswered(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+		case "/a":
+			http.Redirect(w, r, "/b", http.StatusFound)
+		case "/b":
+			http.Redirect(w, r, "/a", http.StatusMovedPermanently)
+		}
+	}))
+	defer site.Close()
+	_, ts := newTest(t, Config{AllowPrivate: true, RateLimit: -1})
+	status, _, body := do(t, ts, "GET", "/api/v1/page?url="+site.URL+"/a", "", "")
+	if status != http.StatusBadGateway || errorCode(body) != "page_unreachable" ||
+		!strings.Contains(body, "redirect loop") || !strings.Contains(body, "302 "+site.URL+"/a → /b, 301 "+site.URL+"/b → /a") {
+		t.Errorf("page of a redirect loop: %d %s", status, body)
+	}
+	status, _, body = do(t, ts, "GET", "/?page="+site.URL+"/a", "", "")
+	if status != http.StatusBadGateway || !strings.Contains(body, "redirect loop") || strings.Contains(body, `class="badges"`) {
+		t.Errorf("inspector on a redirect loop: %d, want the error and no badges:\n%.2000s", status, body)
+	}
+}
+
+// TestAPIBareHost: the url of a check, a test or a page may be a bare
+// host, read as the CLI reads one: https://host.
+func TestAPIBareHost(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer site.Close()
+	host := strings.TrimPrefix(site.URL, "http://")
+	_, ts := newTest(t, Config{AllowPrivate: true, RateLimit: -1})
+	// The site speaks plain HTTP, so the https:// reading fails to
+	// connect; the trace shows what was read.
+	status, _, body := do(t, ts, "POST", "/api/v1/check", "application/json", `{"url":"`+host+`"}`)
+	if status != 200 || !strings.Contains(body, `"https://`+host+`/robots.txt"`) {
+		t.Errorf("check of %s: %d %.600s", host, status, body)
+	}
+	status, _, body = do(t, ts, "POST", "/api/v1/test", "application/json", `{"url":"`+host+`","urls":["/"]}`)
+	if status != 200 || !strings.Contains(body, `"https://`+host+`/robots.txt"`) {
+		t.Errorf("test of %s: %d %.600s", host, status, body)
+	}
+}

@@ -84,7 +84,7 @@ func TestRoutes(t *testing.T) {
 		{"check_unknown_field", "POST", "/api/v1/check", `{"robot": "x"}`, 400},
 		{"check_two_values", "POST", "/api/v1/check", `{"robots": ""} {}`, 400},
 		{"check_bad_profile", "POST", "/api/v1/check", `{"robots": "", "profile": "altavista"}`, 400},
-		{"check_bad_url", "POST", "/api/v1/check", `{"url": "example.com"}`, 400},
+		{"check_bad_url", "POST", "/api/v1/check", `{"url": "not a url"}`, 400},
 		{"check_loopback", "POST", "/api/v1/check", `{"url": "http://127.0.0.1:9/"}`, 403},
 		{"check_metadata", "POST", "/api/v1/check", `{"url": "http://169.254.169.254/latest/meta-data/"}`, 403},
 		{"check_get", "GET", "/api/v1/check", ``, 405},
@@ -266,8 +266,8 @@ func TestSSRFRedirect(t *testing.T) {
 		t.Errorf("check via redirect: %d %s", status, body)
 	}
 	status, _, body = do(t, ts, "GET", "/api/v1/page?url="+url.QueryEscape(public.URL+"/page"), "", "")
-	if status != 200 || !strings.Contains(body, "refusing to connect to 127.0.0.1") {
-		t.Errorf("page via redirect: %d %s", status, body)
+	if status != 502 || errorCode(body) != "page_unreachable" || !strings.Contains(body, "refusing to connect to 127.0.0.1") {
+		t.Errorf("page via redirect: %d %s, want 502 page_unreachable", status, body)
 	}
 	// The private server itself is refused before any request.
 	status, _, body = do(t, ts, "POST", "/api/v1/check", "application/json", `{"url": "`+private.URL+`/"}`)

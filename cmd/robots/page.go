@@ -93,7 +93,7 @@ func runPage(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if rep.Error != "" && !pageRead(rep) {
+	if rep.Error != "" && !rep.Answered() {
 		// No response of the page arrived: a report would hold robots.txt's
 		// verdict and guesses for the rest (no directives, no snippet
 		// limit). The error alone says what happened, in either format.
@@ -116,25 +116,6 @@ func runPage(e *env, args []string) error {
 		return errFinding
 	}
 	return nil
-}
-
-// pageRead reports whether a response of the page itself arrived: the
-// last request was answered, and not with a redirect still to follow.
-// The inspector follows a 301, 302, 303, 307 or 308 with a Location (the
-// redirection statuses of RFC 9110 §15.4), and a loop, its redirect
-// limit or an unusable Location stops it on one.
-func pageRead(r *page.Report) bool {
-	if len(r.Redirects) == 0 {
-		return false
-	}
-	h := r.Redirects[len(r.Redirects)-1]
-	switch h.Status {
-	case 0:
-		return false
-	case 301, 302, 303, 307, 308:
-		return h.Location == ""
-	}
-	return true
 }
 
 // pageError is the error of a page that could not be read. After more
