@@ -84,6 +84,18 @@ const (
 	// Comment is the extended standard's Comment directive, not a
 	// '#' comment.
 	Comment = lines.Comment
+	// ContentUsage states usage preferences for the paths it names, as
+	// an optional path and an AIPREF dictionary such as "train-ai=n"; a
+	// group rule matched like Allow and Disallow
+	// (draft-ietf-aipref-attach-05 §3).
+	ContentUsage = lines.ContentUsage
+	// ContentSignal states Cloudflare's content signals, such as
+	// "search=yes, ai-train=no", for the robots of its group
+	// (contentsignals.org).
+	ContentSignal = lines.ContentSignal
+	// License points to the licence of the site's content, an absolute
+	// URL; it belongs to no group (RSL 1.0, rslstandard.org).
+	License = lines.License
 )
 
 // Flags records irregularities of a line that some robots forgive and

@@ -59,6 +59,9 @@ const (
 	CleanParam
 	RobotVersion
 	Comment
+	ContentUsage
+	ContentSignal
+	License
 	// NumFields counts the fields, Unknown included.
 	NumFields
 )
@@ -67,7 +70,7 @@ const (
 var fieldNames = [NumFields]string{
 	"", "User-agent", "Allow", "Disallow", "Sitemap", "Crawl-delay",
 	"Request-rate", "Visit-time", "Host", "Clean-param", "Robot-version",
-	"Comment",
+	"Comment", "Content-Usage", "Content-Signal", "License",
 }
 
 // String returns the canonical spelling of f ("User-agent", "Disallow", …),

@@ -304,9 +304,12 @@ func exactField(k string) Field {
 	case 5:
 		f = Allow
 	case 7:
-		if lower(k[0]) == 'c' {
+		switch lower(k[0]) {
+		case 'c':
 			f = Comment
-		} else {
+		case 'l':
+			f = License
+		default:
 			f = Sitemap
 		}
 	case 8:
@@ -326,7 +329,13 @@ func exactField(k string) Field {
 	case 12:
 		f = RequestRate
 	case 13:
-		f = RobotVersion
+		if lower(k[0]) == 'c' {
+			f = ContentUsage
+		} else {
+			f = RobotVersion
+		}
+	case 14:
+		f = ContentSignal
 	default:
 		return Unknown
 	}

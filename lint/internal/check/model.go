@@ -35,6 +35,8 @@ const (
 	Nofollow
 	Noarchive
 	ContentSignal
+	ContentUsage
+	License
 	numDirectives
 )
 
@@ -43,6 +45,7 @@ var directiveNames = [numDirectives]string{
 	"", "User-agent", "Allow", "Disallow", "Sitemap", "Crawl-delay",
 	"Request-rate", "Visit-time", "Host", "Clean-param", "Robot-version",
 	"Comment", "Noindex", "Nofollow", "Noarchive", "Content-Signal",
+	"Content-Usage", "License",
 }
 
 // DirectiveOf returns the directive of a field of package syntax, None
@@ -71,6 +74,12 @@ func DirectiveOf(f syntax.Field) Directive {
 		return RobotVersion
 	case syntax.Comment:
 		return Comment
+	case syntax.ContentUsage:
+		return ContentUsage
+	case syntax.ContentSignal:
+		return ContentSignal
+	case syntax.License:
+		return License
 	}
 	return None
 }
@@ -88,15 +97,17 @@ func (d Directive) Rule() bool { return d == Allow || d == Disallow }
 func (d Directive) Member() bool {
 	switch d {
 	case Allow, Disallow, CrawlDelay, RequestRate, VisitTime, RobotVersion,
-		Comment, Noindex, Nofollow, Noarchive, ContentSignal:
+		Comment, Noindex, Nofollow, Noarchive, ContentSignal, ContentUsage:
 		return true
 	}
 	return false
 }
 
-// NonGroup reports whether d stands outside groups: Sitemap, Host and
-// Clean-param.
-func (d Directive) NonGroup() bool { return d == Sitemap || d == Host || d == CleanParam }
+// NonGroup reports whether d stands outside groups: Sitemap, Host,
+// Clean-param and License (RSL 1.0: a line of the whole file).
+func (d Directive) NonGroup() bool {
+	return d == Sitemap || d == Host || d == CleanParam || d == License
+}
 
 // KeyMatch says how a line's key names its directive.
 type KeyMatch uint8
@@ -113,7 +124,7 @@ const (
 
 // unusedNames are fields Google's reporting library recognises but no
 // major robot uses (RB671); "acap-" is a prefix.
-var unusedNames = []string{"revisit-after", "domain", "content-usage", "cache-delay"}
+var unusedNames = []string{"revisit-after", "domain", "cache-delay"}
 
 // A Line is a line of the file as the checker's model reads it. Unlike
 // the compiled rules of package robots, the model keeps every line:

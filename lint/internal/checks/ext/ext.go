@@ -875,7 +875,7 @@ var rb670 = &check.Check{
 var rb671 = &check.Check{
 	Code: "RB671", Name: "unused-field", Title: "recognised field nobody major uses",
 	Severity: check.Info, Affects: []check.Family{check.Google},
-	Doc: "The line uses a field such as Revisit-after, Domain, Content-Usage, Cache-delay " +
+	Doc: "The line uses a field such as Revisit-after, Domain, Cache-delay " +
 		"or an ACAP- field. Google's robots.txt library recognises these names but does " +
 		"nothing with them, and neither do other major robots. Remove the line unless a " +
 		"specific robot you care about reads it.",
