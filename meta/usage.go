@@ -177,19 +177,13 @@ func tdmHeader(h http.Header) (UsageStatement, bool) {
 	case len(res) > 1:
 		problem("tdm-reservation is sent " + strconv.Itoa(len(res)) + " times; they agree, and count as one")
 	}
+	s.Prefs, _ = tdmPrefs(v)
 	switch v {
 	case "1":
-		// "TDM rights are reserved" (#sec-tdm-reservation): the
-		// Article 4 opt-out, which covers training AI models on the
-		// content.
-		s.Prefs[aipref.AITrain] = aipref.No
 		if s.Policy != "" && !absoluteURL(s.Policy) {
 			problem("tdm-policy is not an absolute http or https URL: " + strconv.Quote(clipValue(s.Policy)))
 		}
 	case "0":
-		// "TDM agents can mine the content for TDM purposes without
-		// having to contact the rightsholder" (#sec-tdm-reservation).
-		s.Prefs[aipref.AITrain] = aipref.Yes
 		if s.Policy != "" {
 			problem("tdm-policy with tdm-reservation 0: agents SHOULD NOT process it (TDMRep #sec-tdm-policy)")
 		}
@@ -315,4 +309,36 @@ func usageSource(s Source) string {
 		return srcRobotsTag
 	}
 	return srcRobotsMeta
+}
+
+// tdmPrefs is what a tdm-reservation value says, wherever it is written
+// (the header, a meta tag, tdmrep.json): ok is false for a value other
+// than 1 or 0, which leaves the reservation unset (TDMRep
+// #sec-tdm-reservation).
+func tdmPrefs(v string) (p aipref.Prefs, ok bool) {
+	switch v {
+	case "1":
+		// "TDM rights are reserved": the Article 4 opt-out of Directive
+		// (EU) 2019/790, which covers training AI models on the content.
+		p[aipref.AITrain] = aipref.No
+		return p, true
+	case "0":
+		// "TDM agents can mine the content for TDM purposes without
+		// having to contact the rightsholder".
+		p[aipref.AITrain] = aipref.Yes
+		return p, true
+	}
+	return p, false
+}
+
+// TDMReservation is the statement of a TDMRep reservation read elsewhere
+// than in a header, such as a rule of the site's tdmrep.json (TDMRep
+// #sec-tdm-file): reservation 1 or 0 (anything else states nothing, and
+// ok is false), the tdm-policy URL if any, and source, where it was
+// written. A reservation of 1 is ai-train no, 0 ai-train yes, as in the
+// header.
+func TDMReservation(reservation int, policy, source string) (s UsageStatement, ok bool) {
+	s = UsageStatement{Source: source, Value: strconv.Itoa(reservation), Policy: policy}
+	s.Prefs, ok = tdmPrefs(s.Value)
+	return s, ok
 }
