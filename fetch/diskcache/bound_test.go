@@ -203,7 +203,10 @@ func TestDiskCachePutNoWait(t *testing.T) {
 	}
 	took := time.Since(start)
 	t.Logf("%d Puts and Close in %v: %.0f/s", n, took, n/took.Seconds())
-	if took > 3*time.Second {
+	// A Put that waited for its own sync took about 10 ms: 3,000 of them
+	// 33 s. Without that wait they take a fraction of a second, a few
+	// on a loaded machine with a busy disk.
+	if took > 10*time.Second {
 		t.Errorf("%d Puts took %v", n, took)
 	}
 	d, err = Open(path)

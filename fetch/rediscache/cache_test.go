@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -75,7 +77,12 @@ func TestRedisCacheOutage(t *testing.T) {
 
 	srv.Stop()
 
-	const bound = DefaultTimeout
+	// Each call is bounded by DefaultTimeout, exactly so on synctest's
+	// fake clock in TestRedisCacheContext and TestRedisBreakerSilent;
+	// against this stopped server it fails sooner, its connection
+	// refused. The second more is for a loaded machine, where the time
+	// counted here includes the goroutines' waits for a CPU.
+	const bound = DefaultTimeout + time.Second
 	timed := func(name string, f func() error) error {
 		t.Helper()
 		start := time.Now()
@@ -189,35 +196,40 @@ func TestRedisCacheErrors(t *testing.T) {
 
 // TestRedisCacheContext: a server that accepts connections and never
 // answers holds a call no longer than the context allows, even with a
-// client that has no timeouts of its own.
+// client that has no timeouts of its own. Time is synctest's fake clock:
+// the call ends at the deadline, to the nanosecond.
 func TestRedisCacheContext(t *testing.T) {
-	client := silentRedis(t)
-	rc := New(client, "")
-	for _, call := range []struct {
-		name string
-		f    func(ctx context.Context) error
-	}{
-		{"Get", func(ctx context.Context) error { _, err := rc.Get(ctx, "k"); return err }},
-		{"Put", func(ctx context.Context) error { return rc.Put(ctx, "k", &fetch.Entry{}) }},
-	} {
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		start := time.Now()
-		err := call.f(ctx)
-		took := time.Since(start)
+	synctest.Test(t, func(t *testing.T) {
+		client := silentRedis(t)
+		rc := New(client, "")
+		for _, call := range []struct {
+			name string
+			f    func(ctx context.Context) error
+		}{
+			{"Get", func(ctx context.Context) error { _, err := rc.Get(ctx, "k"); return err }},
+			{"Put", func(ctx context.Context) error { return rc.Put(ctx, "k", &fetch.Entry{}) }},
+		} {
+			const deadline = 100 * time.Millisecond
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			start := time.Now()
+			err := call.f(ctx)
+			took := time.Since(start)
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("%s: %v, want context.DeadlineExceeded", call.name, err)
+			}
+			if took != deadline {
+				t.Errorf("%s took %v with a %v deadline", call.name, took, deadline)
+			}
+		}
+		// A cancelled context fails at once.
+		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("%s: %v, want context.DeadlineExceeded", call.name, err)
+		start := time.Now()
+		if _, err := rc.Get(ctx, "k"); !errors.Is(err, context.Canceled) || time.Since(start) != 0 {
+			t.Errorf("Get with a cancelled context: %v after %v", err, time.Since(start))
 		}
-		if took > time.Second {
-			t.Errorf("%s took %v with a 100 ms deadline", call.name, took)
-		}
-	}
-	// A cancelled context fails at once.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := rc.Get(ctx, "k"); !errors.Is(err, context.Canceled) {
-		t.Errorf("Get with a cancelled context: %v", err)
-	}
+	})
 }
 
 // TestRedisCachePrefix: keys are the prefix, "robots:" by default, and the
@@ -243,36 +255,55 @@ func TestRedisCachePrefix(t *testing.T) {
 }
 
 // silentRedis returns a client of a server that accepts connections and
-// never answers, with no timeouts of its own.
+// never answers, with no timeouts of its own, for a synctest bubble. The
+// connections are in-memory pipes (net.Pipe) whose server end reads every
+// command and answers none, so that a call waiting for an answer is
+// durably blocked and the bubble's fake clock runs to the call's deadline,
+// however loaded the machine. An hour later the server hangs up and
+// refuses new connections: a call that ignores its deadline fails the
+// test instead of hanging it. The client and the pipes close when t ends.
 func silentRedis(t *testing.T) *redis.Client {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
+	var (
+		mu     sync.Mutex
+		conns  []net.Conn
+		hungUp bool
+	)
+	hangUp := func() {
 		mu.Lock()
 		defer mu.Unlock()
+		hungUp = true
 		for _, c := range conns {
 			c.Close()
 		}
-	})
+	}
+	dial := func(context.Context, string, string) (net.Conn, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if hungUp {
+			return nil, errors.New("silent server: hung up")
+		}
+		client, server := net.Pipe()
+		conns = append(conns, server)
+		go io.Copy(io.Discard, server)
+		return client, nil
+	}
+	ended := make(chan struct{})
+	go func() {
+		select {
+		case <-time.After(time.Hour):
+			hangUp()
+		case <-ended:
+		}
+	}()
 	redistest.Quiet()
-	client := redis.NewClient(&redis.Options{Addr: l.Addr().String(), ReadTimeout: -1, WriteTimeout: -1, MaxRetries: -1})
-	t.Cleanup(func() { client.Close() })
+	// The address is never dialled; it is an IP so that the client
+	// resolves no name, which a bubble must not do.
+	client := redis.NewClient(&redis.Options{Addr: "192.0.2.1:6379", Dialer: dial, ReadTimeout: -1, WriteTimeout: -1, MaxRetries: -1})
+	t.Cleanup(func() {
+		close(ended)
+		client.Close()
+		hangUp()
+	})
 	return client
 }
