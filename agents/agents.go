@@ -54,6 +54,61 @@ func (p Purpose) String() string {
 	return fmt.Sprintf("Purpose(%d)", uint8(p))
 }
 
+// Usage returns the usage purposes that the fetches of a robot with
+// purpose p serve, in the vocabulary of usage preferences: "search",
+// "ai-input" and "ai-train", in that order. It returns nil for the
+// purposes no usage preference speaks of (Ads, SEO, Archive, Social,
+// Other) and for the zero value. The caller may modify the result.
+//
+// The mapping follows the definitions of Cloudflare's Content Signals
+// (https://contentsignals.org, the policy comment of its managed
+// robots.txt):
+//
+//   - Search → "search": "building a search index and providing search
+//     results (e.g., returning hyperlinks and short excerpts …)", which
+//     "does not include providing AI-generated search summaries".
+//   - AITraining → "ai-train": "training or fine-tuning AI models".
+//   - AISearch and AIUser → "ai-input": "inputting content into one or
+//     more AI models (e.g., retrieval augmented generation, grounding, or
+//     other real-time taking of content for generative AI search
+//     answers)". An AI search index (OAI-SearchBot, PerplexityBot) feeds
+//     generative answers, not a list of links, and an assistant's fetch
+//     for a user (ChatGPT-User, Claude-User) is such real-time taking.
+//
+// AIPREF names the same three uses train-ai, ai-use and search
+// (draft-ietf-aipref-vocab-08 §4): its AI Use is "use of an asset as input
+// to a generative AI model, where the asset is not directly provided by
+// the user", so a page whose URL the user gives may fall outside it (the
+// working group's issue 249 is open on that); its AI Training covers
+// generative models only; and its Search overrides the other two.
+//
+// Usage maps the single Purpose of the registry, not every use an
+// operator makes of its fetches: Googlebot's crawl also trains Gemini
+// models and feeds AI Overviews, and Applebot's may train Apple's models.
+// A robots.txt withholds some of those uses in the group of a control
+// token that governs the robot ([ControlsFor]): Google-Extended for
+// Gemini's training and grounding, Applebot-Extended for Apple's training;
+// none withholds AI Overviews.
+func (p Purpose) Usage() []string {
+	switch p {
+	case Search:
+		return []string{usageSearch}
+	case AITraining:
+		return []string{usageAITrain}
+	case AISearch, AIUser:
+		return []string{usageAIInput}
+	}
+	return nil
+}
+
+// The usage purposes of Usage and Control.Purposes, in their order: the
+// names of Cloudflare's Content Signals.
+const (
+	usageSearch  = "search"
+	usageAIInput = "ai-input"
+	usageAITrain = "ai-train"
+)
+
 // AI reports whether p is one of the AI purposes: AITraining, AISearch or
 // AIUser. It is the one definition of "the AI crawlers" of the commands,
 // the summaries and the web page.
@@ -189,13 +244,38 @@ type Robot struct {
 	Retired bool `json:"retired,omitempty"`
 	// Successor is, for a retired token, the token that replaced it.
 	Successor string `json:"successor,omitempty"`
-	// TokenOnly is set for control tokens with no crawler of their own,
-	// such as Google-Extended.
+	// TokenOnly is set for tokens with no crawler of their own: usage
+	// control tokens such as Google-Extended, and the umbrella token
+	// Yandex, which Yandex robots fall back to.
 	TokenOnly bool `json:"tokenOnly,omitempty"`
+	// Controls is set for usage control tokens: tokens whose group in
+	// robots.txt says what the operator may do with what its other robots
+	// fetched, not what a robot may fetch. Nil for every other robot.
+	Controls *Control `json:"controls,omitempty"`
 	// Notes holds anything else worth knowing about the robot.
 	Notes string `json:"notes,omitempty"`
 	// Source names the evidence for the entry.
 	Source string `json:"source"`
+}
+
+// Control is what a usage control token governs. Google-Extended governs
+// Google's use of what the Googlebot crawlers fetch, for training Gemini
+// models and for grounding; Applebot-Extended governs Apple's use of what
+// Applebot fetches, for training its foundation models. A Disallow in the
+// token's group withholds the Purposes for the paths it matches; it never
+// stops a fetch.
+type Control struct {
+	// Governs lists the tokens of the robots whose fetches the control
+	// governs, all of the control's Owner: Googlebot, Googlebot-Image,
+	// Googlebot-News and Googlebot-Video for Google-Extended, Applebot for
+	// Applebot-Extended.
+	Governs []string `json:"governs"`
+	// Purposes lists the usage purposes a Disallow for the token
+	// withholds, in the order and vocabulary of Purpose.Usage: "search",
+	// "ai-input", "ai-train". They are the uses the operator names, and
+	// only those: Google-Extended's "ai-input" is grounding in Gemini Apps
+	// and Vertex AI, not the AI Overviews of Google Search.
+	Purposes []string `json:"purposes"`
 }
 
 // The values of Robot.Reads.
@@ -294,6 +374,18 @@ func Unknown(name string) string {
 		msg += "; did you mean " + orList(near) + "?"
 	}
 	return msg
+}
+
+// ControlsFor returns the usage control tokens that govern the robot
+// named token, compared ASCII case-insensitively, sorted by token: those
+// whose Controls.Governs names the robot's token or a token of its
+// Fallback, among the robots of its Owner. ControlsFor("Googlebot-Image")
+// gives Google-Extended. Applebot falls back to Googlebot's group but is
+// governed by Applebot-Extended alone: a control speaks for its operator's
+// use of its own robots' fetches. It returns nil for a token the registry
+// does not know and for a robot no control governs, such as GPTBot.
+func ControlsFor(token string) []Robot {
+	return current().controlsFor(token)
 }
 
 // ByPurpose returns the robots with purpose p, sorted by token.
@@ -590,6 +682,24 @@ func (reg *registry) byPurpose(p Purpose) []Robot {
 	return out
 }
 
+func (reg *registry) controlsFor(token string) []Robot {
+	r, ok := reg.lookup(token)
+	if !ok {
+		return nil
+	}
+	chain := r.Tokens()
+	governs := func(g string) bool {
+		return slices.ContainsFunc(chain, func(t string) bool { return equalFold(g, t) })
+	}
+	var out []Robot
+	for _, c := range reg.robots {
+		if c.Controls != nil && c.Owner == r.Owner && slices.ContainsFunc(c.Controls.Governs, governs) {
+			out = append(out, clone(c))
+		}
+	}
+	return out
+}
+
 func (reg *registry) defaults() []Robot {
 	var out []Robot
 	seen := make(map[string]bool)
@@ -613,10 +723,16 @@ func (reg *registry) defaults() []Robot {
 	return out
 }
 
-// clone returns r with its slices copied.
+// clone returns r with its slices and Controls copied.
 func clone(r Robot) Robot {
 	r.Fallback = slices.Clone(r.Fallback)
 	r.UserAgents = slices.Clone(r.UserAgents)
+	if r.Controls != nil {
+		r.Controls = &Control{
+			Governs:  slices.Clone(r.Controls.Governs),
+			Purposes: slices.Clone(r.Controls.Purposes),
+		}
+	}
 	return r
 }
 

@@ -214,6 +214,7 @@ func TestAllSortedAndCopied(t *testing.T) {
 		t.Error("All() is not sorted by token, ASCII case-insensitively")
 	}
 	want, _ := Lookup("Googlebot-Image")
+	wantControl, _ := Lookup("Google-Extended")
 	for i := range all {
 		all[i].Token = "changed"
 		if all[i].Fallback != nil {
@@ -222,11 +223,211 @@ func TestAllSortedAndCopied(t *testing.T) {
 		if all[i].UserAgents != nil {
 			all[i].UserAgents[0] = "changed"
 		}
+		if c := all[i].Controls; c != nil {
+			c.Governs[0] = "changed"
+			c.Purposes[0] = "changed"
+			c.Governs = nil
+		}
 	}
 	r, _ := Lookup("Googlebot-Image")
 	r.Fallback[0] = "changed again"
 	if got, _ := Lookup("Googlebot-Image"); !reflect.DeepEqual(got, want) {
 		t.Errorf("after modifying results, Lookup = %+v, want %+v", got, want)
+	}
+	for _, c := range ControlsFor("Googlebot") {
+		c.Controls.Governs[0] = "changed again"
+	}
+	if got, _ := Lookup("Google-Extended"); !reflect.DeepEqual(got, wantControl) || got.Controls.Governs[0] != "Googlebot" {
+		t.Errorf("after modifying results, Lookup = %+v, want %+v", got, wantControl)
+	}
+}
+
+// usageOrder is the usage vocabulary, in the order Control.Purposes and
+// Purpose.Usage list it.
+var usageOrder = []string{"search", "ai-input", "ai-train"}
+
+// TestControlsData holds the usage control tokens to their sources and
+// every Control to the registry: the tokens it governs exist and are its
+// operator's robots, and its purposes are usage purposes, in order.
+func TestControlsData(t *testing.T) {
+	want := map[string]Control{
+		// https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers#google-extended:
+		// training Gemini models, and grounding with the Search index.
+		"Google-Extended": {
+			Governs:  []string{"Googlebot", "Googlebot-Image", "Googlebot-News", "Googlebot-Video"},
+			Purposes: []string{"ai-input", "ai-train"},
+		},
+		// https://support.apple.com/en-us/119829: training Apple's
+		// foundation models, from what Applebot crawls.
+		"Applebot-Extended": {Governs: []string{"Applebot"}, Purposes: []string{"ai-train"}},
+	}
+	for _, r := range All() {
+		c := r.Controls
+		w, ok := want[r.Token]
+		switch {
+		case c == nil && !ok:
+			continue
+		case c == nil:
+			t.Errorf("%s: no Controls, want %+v", r.Token, w)
+			continue
+		case !ok:
+			t.Errorf("%s: Controls %+v on a token with no documented usage control", r.Token, *c)
+		case !reflect.DeepEqual(*c, w):
+			t.Errorf("%s: Controls = %+v, want %+v", r.Token, *c, w)
+		}
+		if !r.TokenOnly {
+			t.Errorf("%s: a usage control token without TokenOnly", r.Token)
+		}
+		if len(c.Governs) == 0 || len(c.Purposes) == 0 {
+			t.Errorf("%s: Controls governs %q, withholds %q: want both", r.Token, c.Governs, c.Purposes)
+		}
+		for _, g := range c.Governs {
+			gr, ok := Lookup(g)
+			switch {
+			case !ok:
+				t.Errorf("%s: Governs %q, not in the registry", r.Token, g)
+			case gr.Token != g:
+				t.Errorf("%s: Governs %q, spelled %q in the registry", r.Token, g, gr.Token)
+			case gr.Owner != r.Owner:
+				t.Errorf("%s: Governs %s of %s, not of %s", r.Token, g, gr.Owner, r.Owner)
+			case gr.Controls != nil || gr.TokenOnly:
+				t.Errorf("%s: Governs %s, which fetches nothing", r.Token, g)
+			}
+		}
+		last := -1
+		for _, u := range c.Purposes {
+			i := slices.Index(usageOrder, u)
+			if i <= last {
+				t.Errorf("%s: Purposes %q, want usage purposes of %q, each once, in that order", r.Token, c.Purposes, usageOrder)
+				break
+			}
+			last = i
+		}
+	}
+	// Yandex has no crawler of its own, but it is an umbrella token for
+	// group selection, not a usage control.
+	if y, _ := Lookup("Yandex"); !y.TokenOnly || y.Controls != nil {
+		t.Errorf("Yandex: TokenOnly %v, Controls %+v; want token-only, no Controls", y.TokenOnly, y.Controls)
+	}
+}
+
+func TestControlsFor(t *testing.T) {
+	tests := []struct {
+		token string
+		want  []string
+	}{
+		{"Googlebot", []string{"Google-Extended"}},
+		{"googlebot", []string{"Google-Extended"}},
+		// Named by Google-Extended's Governs, and falls back to Googlebot.
+		{"Googlebot-Image", []string{"Google-Extended"}},
+		{"Googlebot-News", []string{"Google-Extended"}},
+		{"Googlebot-Video", []string{"Google-Extended"}},
+		// Retired, governed through its fallback to Googlebot.
+		{"Googlebot-Mobile", []string{"Google-Extended"}},
+		// Applebot reads Googlebot's group when none names it, but Google's
+		// control speaks for Google's use only.
+		{"Applebot", []string{"Applebot-Extended"}},
+		{"APPLEBOT", []string{"Applebot-Extended"}},
+		// Google names no other crawler of its own for Google-Extended.
+		{"GoogleOther", nil},
+		{"Storebot-Google", nil},
+		{"Google-CloudVertexBot", nil},
+		{"AdsBot-Google", nil},
+		{"GPTBot", nil},
+		{"ClaudeBot", nil},
+		{"bingbot", nil},
+		{"Yandex", nil},
+		{"YandexBot", nil},
+		{"Google-Extended", nil},
+		{"Applebot-Extended", nil},
+		{"NoSuchBot", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, r := range ControlsFor(tt.token) {
+			if r.Controls == nil {
+				t.Errorf("ControlsFor(%q) gives %s, which has no Controls", tt.token, r.Token)
+			}
+			got = append(got, r.Token)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("ControlsFor(%q) = %q, want %q", tt.token, got, tt.want)
+		}
+	}
+	// The rule on a registry of our own: the token or a fallback, among the
+	// robots of the control's owner, in token order.
+	reg := newRegistry([]Robot{
+		{Token: "X", Owner: "A"},
+		{Token: "X-Img", Owner: "A", Fallback: []string{"X"}},
+		{Token: "Y", Owner: "B", Fallback: []string{"X"}},
+		{Token: "Z", Owner: "A"},
+		{Token: "X-Ctl2", Owner: "A", Controls: &Control{Governs: []string{"x-img"}, Purposes: []string{"ai-input"}}},
+		{Token: "X-Ctl", Owner: "A", Controls: &Control{Governs: []string{"X"}, Purposes: []string{"ai-train"}}},
+	})
+	for _, tt := range []struct {
+		token string
+		want  []string
+	}{
+		{"X", []string{"X-Ctl"}},
+		{"x-img", []string{"X-Ctl", "X-Ctl2"}},
+		{"Y", nil},
+		{"Z", nil},
+	} {
+		var got []string
+		for _, r := range reg.controlsFor(tt.token) {
+			got = append(got, r.Token)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("controlsFor(%q) = %q, want %q", tt.token, got, tt.want)
+		}
+	}
+}
+
+// TestPurposeUsage holds the mapping of every purpose to the usage
+// purposes. A purpose added to the registry must be added here, with the
+// decision of what its fetches serve.
+func TestPurposeUsage(t *testing.T) {
+	want := map[Purpose][]string{
+		Search:     {"search"},
+		AITraining: {"ai-train"},
+		AISearch:   {"ai-input"},
+		AIUser:     {"ai-input"},
+		Ads:        nil,
+		SEO:        nil,
+		Archive:    nil,
+		Social:     nil,
+		Other:      nil,
+	}
+	for p := Search; int(p) < len(purposeNames); p++ {
+		w, ok := want[p]
+		if !ok {
+			t.Errorf("purpose %v has no usage decision in this test", p)
+			continue
+		}
+		got := p.Usage()
+		if !slices.Equal(got, w) {
+			t.Errorf("%v.Usage() = %q, want %q", p, got, w)
+		}
+		for _, u := range got {
+			if !slices.Contains(usageOrder, u) {
+				t.Errorf("%v.Usage() = %q: %q is not a usage purpose", p, got, u)
+			}
+		}
+		if len(got) > 0 {
+			got[0] = "changed"
+			if p.Usage()[0] == "changed" {
+				t.Errorf("%v.Usage() shares its array", p)
+			}
+		}
+	}
+	for _, r := range All() {
+		if _, ok := want[r.Purpose]; !ok {
+			t.Errorf("%s: purpose %v has no usage decision", r.Token, r.Purpose)
+		}
+	}
+	if got := Purpose(0).Usage(); got != nil {
+		t.Errorf("Purpose(0).Usage() = %q, want nil", got)
 	}
 }
 
@@ -454,6 +655,18 @@ func TestRobotJSON(t *testing.T) {
 	}
 	if _, err := json.Marshal(Robot{}); err != nil {
 		t.Errorf("json.Marshal(Robot{}): %v", err)
+	}
+	if bytes.Contains(b, []byte(`"controls"`)) {
+		t.Errorf("json.Marshal(GPTBot) = %s: a nil Controls is shown", b)
+	}
+	ge, _ := Lookup("Google-Extended")
+	b = must(json.Marshal(ge))
+	if want := `"controls":{"governs":["Googlebot","Googlebot-Image","Googlebot-News","Googlebot-Video"],"purposes":["ai-input","ai-train"]}`; !bytes.Contains(b, []byte(want)) {
+		t.Errorf("json.Marshal(Google-Extended) = %s, lacks %s", b, want)
+	}
+	back = Robot{}
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, ge) {
+		t.Errorf("round trip = %+v, %v; want %+v", back, err, ge)
 	}
 }
 

@@ -43,6 +43,32 @@
 // Agent.WholeName, which matches a User-agent value up to its first '/'
 // or white space against the whole token.
 //
+// # Usage control tokens
+//
+// Most tokens name a robot that fetches pages, and a Disallow in its group
+// stops the fetch. A usage control token names none: its group says what
+// the operator may do with what its other robots fetch. [Robot.Controls]
+// marks such a token, with the robots whose fetches it governs and the
+// usage purposes a Disallow for it withholds, in the vocabulary of
+// usage preferences ("search", "ai-input", "ai-train"):
+//
+//   - Google-Extended governs Googlebot, Googlebot-Image, Googlebot-News
+//     and Googlebot-Video, and withholds "ai-train" and "ai-input":
+//     training Gemini models and grounding in Gemini Apps and Vertex AI,
+//     not the AI Overviews of Google Search
+//     (https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers#google-extended).
+//     Google says only that crawling is done "with existing Google user
+//     agent strings"; the registry records the Googlebot crawlers, whose
+//     crawl builds the Search index that grounding draws on.
+//   - Applebot-Extended governs Applebot and withholds "ai-train":
+//     training Apple's foundation models
+//     (https://support.apple.com/en-us/119829).
+//
+// [ControlsFor] returns the controls that govern a robot. [Robot.TokenOnly]
+// is a different thing: a token with no crawler of its own, which both
+// controls are, but so is the umbrella token Yandex, which governs no use.
+// [Purpose.Usage] maps the registry's purposes to the usage purposes.
+//
 // # User-Agent headers
 //
 // [HeaderToken] derives a product token from a full User-Agent header and
@@ -54,7 +80,7 @@
 //
 // Each entry's Source field names its public evidence: the operator's
 // documentation (also in Doc), Google's crawler list
-// (https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers),
+// (https://developers.google.com/crawling/docs/crawlers-fetchers/overview-google-crawlers),
 // the ai.robots.txt project (https://github.com/ai-robots-txt/ai.robots.txt),
 // RFC 9309 §2.2.1 for tokens that are not product tokens, Mandelbot's
 // robots.txt documentation (Fractle), or third-party reports. Obeys records the operator's claim, not a measurement.

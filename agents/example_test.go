@@ -80,3 +80,27 @@ func ExampleRobot_WholeName() {
 	// MJ12bot true whole name
 	// archive.org_bot true whole name
 }
+
+func ExampleControlsFor() {
+	for _, token := range []string{"Googlebot-Image", "Applebot", "GPTBot"} {
+		for _, c := range agents.ControlsFor(token) {
+			fmt.Println(token, "is governed by", c.Token, "withholding", c.Controls.Purposes)
+		}
+	}
+	// Output:
+	// Googlebot-Image is governed by Google-Extended withholding [ai-input ai-train]
+	// Applebot is governed by Applebot-Extended withholding [ai-train]
+}
+
+func ExamplePurpose_Usage() {
+	for _, token := range []string{"Googlebot", "GPTBot", "OAI-SearchBot", "ChatGPT-User", "AhrefsBot"} {
+		r, _ := agents.Lookup(token)
+		fmt.Println(r.Token, r.Purpose, r.Purpose.Usage())
+	}
+	// Output:
+	// Googlebot search [search]
+	// GPTBot ai-training [ai-train]
+	// OAI-SearchBot ai-search [ai-input]
+	// ChatGPT-User ai-user [ai-input]
+	// AhrefsBot seo []
+}

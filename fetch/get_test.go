@@ -182,34 +182,32 @@ func TestRetry(t *testing.T) {
 }
 
 // TestSingleFlight: a thousand goroutines asking for one origin at once
-// cause exactly one request.
+// cause exactly one request. The server answers once the callers have
+// missed the cache (or after 10 s), so that they wait for the one fetch
+// rather than find its entry, however late a loaded machine starts them.
 func TestSingleFlight(t *testing.T) {
+	const callers = 1000
 	var hits atomic.Int32
-	release := make(chan struct{})
+	c := &missCounter{Cache: NewMemoryCache(0), at: callers, reached: make(chan struct{})}
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
-		<-release
+		select {
+		case <-c.reached:
+		case <-time.After(10 * time.Second):
+		}
 		status(200, body)(w, r)
 	})
-	f := &Fetcher{}
+	f := &Fetcher{Cache: c}
 	var wg sync.WaitGroup
-	var started sync.WaitGroup
-	results := make([]*Result, 1000)
+	results := make([]*Result, callers)
 	for i := range results {
-		wg.Add(1)
-		started.Add(1)
-		go func() {
-			defer wg.Done()
-			started.Done()
+		wg.Go(func() {
 			results[i], _ = f.Get(context.Background(), s.URL+"/page/"+string(rune('a'+i%26)))
-		}()
+		})
 	}
-	started.Wait()
-	time.Sleep(50 * time.Millisecond)
-	close(release)
 	wg.Wait()
 	if n := hits.Load(); n != 1 {
-		t.Errorf("%d requests for 1000 concurrent callers, want 1", n)
+		t.Errorf("%d requests for %d concurrent callers, want 1", n, callers)
 	}
 	for i, r := range results {
 		if r == nil || r.Access != AccessRules || r.Allowed("x", "/private") {
@@ -218,12 +216,33 @@ func TestSingleFlight(t *testing.T) {
 	}
 }
 
+// A missCounter is a Cache that closes reached when at Gets have missed.
+type missCounter struct {
+	Cache
+	misses  atomic.Int64
+	at      int64
+	reached chan struct{}
+}
+
+func (c *missCounter) Get(ctx context.Context, key string) (*Entry, error) {
+	e, err := c.Cache.Get(ctx, key)
+	if e == nil && c.misses.Add(1) == c.at {
+		close(c.reached)
+	}
+	return e, err
+}
+
 // TestCallerGivesUp: a caller whose context ends stops waiting, and the
 // fetch it started still completes for the others; its cancellation is not
 // recorded as an outage.
 func TestCallerGivesUp(t *testing.T) {
 	release := make(chan struct{})
+	requested := make(chan struct{}, 1)
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case requested <- struct{}{}:
+		default:
+		}
 		<-release
 		status(200, body)(w, r)
 	})
@@ -234,7 +253,7 @@ func TestCallerGivesUp(t *testing.T) {
 		_, err := f.Get(ctx, s.URL)
 		done <- err
 	}()
-	time.Sleep(20 * time.Millisecond)
+	<-requested // the caller waits for the fetch it started
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled caller: err %v", err)

@@ -184,8 +184,10 @@ func TestSharedBodyReleased(t *testing.T) {
 	}
 	runtime.KeepAlive(c)
 	c, f = nil, nil
-	// The cleanups run on a goroutine of their own after a collection.
-	for i := 0; i < 100 && bodyHeld([]byte(body)); i++ {
+	// The cleanups run on a goroutine of their own after a collection:
+	// wait for it, 10 s at most, for a loaded machine may keep it from a
+	// CPU for a while.
+	for end := time.Now().Add(10 * time.Second); bodyHeld([]byte(body)) && time.Now().Before(end); {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
