@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/robotskit/robots/usage"
 	"io"
 	"net/http"
 	"net/url"
@@ -127,6 +128,12 @@ type inspection struct {
 	hidden   []string                // why the robot never reads the page, if it does not
 	notes    []string                // conflicts between the directives that apply
 	docNotes []string                // problems of the page's robots markup
+	// final is the robots.txt fetch of the last URL asked for, header and
+	// directives those of the final response: the sources of the usage
+	// verdict.
+	final      *fetch.Result
+	header     http.Header
+	directives []meta.Directive
 }
 
 func (s *inspection) client() *http.Client {
@@ -163,6 +170,9 @@ func (s *inspection) run(u *url.URL) error {
 		// The page was read, but its parsing or the links' verdicts
 		// were cut short.
 		rep.Error = "the inspection was stopped before its end: " + err.Error()
+	}
+	if rep.Answered() {
+		rep.Usage = s.usage()
 	}
 	s.verdicts()
 	return nil
@@ -259,6 +269,7 @@ func (s *inspection) readBody(resp *http.Response) ([]byte, error) {
 // readResponse reads the directives of the final response.
 func (s *inspection) readResponse(resp *http.Response, body []byte) {
 	rep := s.rep
+	s.header = resp.Header
 	ds := meta.FromHeader(resp.Header)
 	rep.XRobotsTag = append(resp.Header.Values("X-Robots-Tag"), resp.Header.Values("Robots-Tag")...)
 	rep.HTML = sniff.Page(rep.ContentType, body)
@@ -275,6 +286,7 @@ func (s *inspection) readResponse(resp *http.Response, body []byte) {
 			s.readDocument(doc)
 		}
 	}
+	s.directives = ds
 	names := s.rb.MetaNames
 	v := meta.For(ds, names...)
 	for _, d := range ds {
@@ -360,6 +372,7 @@ func (s *inspection) verdict(u string) (RobotsTxt, error) {
 	if err != nil {
 		return RobotsTxt{}, err
 	}
+	s.final = res
 	v := res.Decide(s.rb.Agent, u)
 	site := res.Access.For(res.Rules(), s.rb.Agent)
 	out := RobotsTxt{URL: res.URL, Status: res.Status, Allowed: v.Allowed, Access: v.Access.String(), Reason: v.Reason, Site: &site}
@@ -430,4 +443,44 @@ func unwrapURLError(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// usage is the usage verdict of the final URL: nothing where robots.txt
+// keeps the robot out (for any reason: a rule, or a file that could not
+// be read), else what the file, the response and the site's tdmrep.json
+// say (package usage).
+func (s *inspection) usage() *usage.Verdicts {
+	url := s.rep.FinalURL
+	rb := usage.Robot{Name: s.rb.Name, Agent: s.rb.Agent}
+	if !s.rep.Crawlable || s.final == nil {
+		r := usage.Decide(nil, rb, url, nil)
+		return &r.Usage
+	}
+	resp := &usage.Response{Header: s.header, Directives: s.directives, TDMRep: s.tdmrep(url)}
+	s.rep.Licenses = s.final.Rules().Licenses()
+	r := usage.Decide(s.final.Rules(), rb, url, resp)
+	return &r.Usage
+}
+
+// tdmrep is the statement of the site's /.well-known/tdmrep.json for
+// url, fetched with the limits of robots.txt; nil when the file is
+// missing, unreadable or has no rule for url.
+func (s *inspection) tdmrep(raw string) *meta.UsageStatement {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	t, err := fetch.FetchTDMRep(s.ctx, s.client(), u.Scheme+"://"+u.Host)
+	if err != nil || t == nil {
+		return nil
+	}
+	rule, ok := t.For(u.EscapedPath())
+	if !ok {
+		return nil
+	}
+	st, ok := meta.TDMReservation(rule.Reservation, rule.Policy, "tdmrep.json")
+	if !ok {
+		return nil
+	}
+	return &st
 }

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"github.com/robotskit/robots/usage"
 	"time"
 
 	"github.com/robotskit/robots"
@@ -79,6 +80,19 @@ type Report struct {
 	// LinkCount how many the page has.
 	Links     []Link `json:"links"`
 	LinkCount int    `json:"link_count"`
+
+	// Usage is what the robot may do with the page, purpose by purpose
+	// (search, ai-input, ai-train), and the source that says so:
+	// robots.txt's Content-Usage and Content-Signal lines, the control
+	// tokens that govern the robot, the response's Content-Usage,
+	// Content-Signal and tdm-reservation fields, its robots meta tags and
+	// X-Robots-Tag, and the site's tdmrep.json (package usage). nil when
+	// no response of the page arrived (Answered); every purpose is
+	// "none" when robots.txt disallows the page.
+	Usage *usage.Verdicts `json:"usage,omitempty"`
+	// Licenses are the License lines of the page's robots.txt (RSL 1.0):
+	// URLs of the licences of the site's content.
+	Licenses []string `json:"license,omitempty"`
 
 	// Warnings say what the robot will trip over, most important first.
 	Warnings []string `json:"warnings"`

@@ -108,7 +108,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, agentsCmd, scanCmd, serveCmd, versionCmd, helpCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, agentsCmd, scanCmd, serveCmd, versionCmd, helpCmd}
 }
 
 // Exit codes.

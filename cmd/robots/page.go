@@ -295,6 +295,17 @@ func writePageVerdict(b *strings.Builder, r *page.Report) {
 		}
 		fmt.Fprintf(b, "  expires    %s (%s)\n", r.Expires.UTC().Format(time.RFC1123), state)
 	}
+	if r.Usage != nil && r.Crawlable {
+		// What it may do with what it fetched (robots usage says the same).
+		for p := range robots.NumPurposes {
+			v := r.Usage.For(p)
+			fmt.Fprintf(b, "  %-10s %s", p.String(), v.Value)
+			if v.Source != "" {
+				b.WriteString(" (" + clean(v.Source) + ")")
+			}
+			b.WriteString("\n")
+		}
+	}
 }
 
 // writePageContent writes an HTML page's title, canonical URL, text,
