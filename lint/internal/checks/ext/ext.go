@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robotskit/robots/internal/aipref"
 	"github.com/robotskit/robots/internal/hostname"
 	"github.com/robotskit/robots/lint/internal/check"
 	"github.com/robotskit/robots/lint/internal/tokens"
@@ -894,18 +895,30 @@ var rb671 = &check.Check{
 var rb672 = &check.Check{
 	Code: "RB672", Name: "content-signal-malformed", Title: "malformed Content-Signal",
 	Severity: check.Warning,
-	Doc: "The Content-Signal line does not follow Cloudflare's Content Signals " +
-		"proposal: a comma-separated list of search, ai-input and ai-train, each set to yes " +
-		"or no. It states how content may be used, not what may be crawled, and Google " +
-		"ignores it; a malformed line says nothing to anyone. Write e.g. " +
-		"\"Content-Signal: search=yes, ai-train=no\".",
+	Doc: "The Content-Signal line does not follow Cloudflare's Content Signals Policy " +
+		"(contentsignals.org): comma-separated entries search, ai-input and ai-train, each " +
+		"set to yes or no, and use set to immediate, reference or full. Values seen in the " +
+		"wild such as allow, disallow, true or false, keys such as ai-training or ai_input, " +
+		"AIPREF labels such as train-ai, an entry without a value and entries separated by " +
+		"\";\" leave the signal unsaid, and an unknown key is ignored. The line states how " +
+		"content may be used, not what may be crawled, and Google ignores it. The message " +
+		"names what to write.",
 	Before: "User-agent: *\nContent-Signal: ai-train=false\nDisallow:\n",
 	After:  "User-agent: *\nContent-Signal: ai-train=no\nDisallow:\n",
 	Run: func(p *check.Pass) {
-		each(p, check.ContentSignal, func(l *check.Line) {
-			if !contentSignal(l.ValueText) {
-				p.ReportValue(l, "Content-Signal should look like \"search=yes, ai-train=no\"")
+		for i := range p.Lines {
+			l := &p.Lines[i]
+			if l.Dir != check.ContentSignal {
+				continue
 			}
-		})
+			if l.ValueText == "" {
+				p.ReportValue(l, "Content-Signal has no value: it gives no signal")
+				continue
+			}
+			s := aipref.ParseSignal(l.ValueText)
+			reportProblems(p, l, 0, l.ValueText, s.Problems, s.Unknown, "", func(v string) bool {
+				return len(aipref.ParseSignal(v).Problems) < len(s.Problems)
+			}, "is not a Content Signals key (search, ai-input, ai-train, use): robots ignore it")
+		}
 	},
 }

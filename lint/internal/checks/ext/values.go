@@ -293,29 +293,6 @@ func visitSpaces(v string) (string, bool) {
 	return ta + "-" + tb, true
 }
 
-// contentSignal reports whether v is a Content-Signal list:
-// comma-separated key=value pairs with keys search, ai-input and ai-train
-// and values yes or no (RB672).
-func contentSignal(v string) bool {
-	for _, item := range strings.Split(v, ",") {
-		k, val, ok := strings.Cut(strings.TrimSpace(item), "=")
-		if !ok {
-			return false
-		}
-		switch strings.ToLower(strings.TrimSpace(k)) {
-		case "search", "ai-input", "ai-train":
-		default:
-			return false
-		}
-		switch strings.ToLower(strings.TrimSpace(val)) {
-		case "yes", "no":
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // yandexGroup reports whether group gi has an agent whose key contains
 // "yandex" (RB624, RB630).
 func yandexGroup(p *check.Pass, gi int) bool {
