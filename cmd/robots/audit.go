@@ -11,6 +11,7 @@ import (
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
+	"github.com/robotskit/robots/usage"
 )
 
 var auditCmd = &command{
@@ -23,12 +24,17 @@ func init() { auditCmd.run = runAudit }
 
 // robotAudit is one known robot's reading of the file: its access
 // (robots.Rules.Access, the object every command and the API report),
-// with who it is and how it reads robots.txt.
+// with who it is and how it reads robots.txt, and what the file says it
+// may do with what it fetches from "/" (usage.Decide).
 type robotAudit struct {
 	wire.Access
-	Owner   string `json:"owner"`
-	Purpose string `json:"purpose"`
-	Profile string `json:"profile"`
+	Owner   string         `json:"owner"`
+	Purpose string         `json:"purpose"`
+	Profile string         `json:"profile"`
+	Usage   usage.Verdicts `json:"usage"`
+	// crawl is the crawl verdict of "/": a robot that may not crawl it has
+	// no usage verdict.
+	crawl usage.Crawl
 }
 
 // finding is something a robot reads differently from what the file
@@ -95,7 +101,9 @@ func runAudit(e *env, args []string) error {
 
 // audit reads f, the first 500 KiB of a file of size octets, as every
 // robot of the registry does: its access (fetch.Policy.Served then
-// robots.Rules.Access: Yandex's robots ignore a file over 500 KiB).
+// robots.Rules.Access: Yandex's robots ignore a file over 500 KiB), and
+// its usage of "/" (usage.Decide, with no rules for a robot that ignores
+// the file).
 func audit(f *syntax.File, size int64) *auditJSON {
 	rs := robots.CompileAll(f)
 	a := &auditJSON{Findings: []finding{}, AI: aiSummary{Blocked: []string{}, Partly: []string{},
@@ -103,9 +111,14 @@ func audit(f *syntax.File, size int64) *auditJSON {
 	for _, rb := range agents.All() {
 		agent, profile := rb.Reader()
 		served, _ := fetch.RobotPolicy(rb).Served(size)
-		acc := served.For(rs.Rules(profile), agent)
+		rules := rs.Rules(profile)
+		acc := served.For(rules, agent)
+		if served != fetch.AccessRules {
+			rules = nil
+		}
+		root := usage.Decide(rules, usage.Robot{Name: rb.Token, Agent: agent}, "/", nil)
 		a.Robots = append(a.Robots, robotAudit{Access: wire.Access{Robot: rb.Token, Access: acc},
-			Owner: rb.Owner, Purpose: rb.Purpose.String(), Profile: profile.String()})
+			Owner: rb.Owner, Purpose: rb.Purpose.String(), Profile: profile.String(), Usage: root.Usage, crawl: root.Crawl})
 		if rb.Purpose.AI() {
 			switch {
 			case acc.Via == robots.ViaStar || acc.Via == robots.ViaNone:
@@ -278,6 +291,7 @@ func (a *auditJSON) writeText(w io.Writer) error {
 		status := map[string]string{"blocked": "blocked", "partly": "partly blocked", "open": "open"}[a.AI.Global]
 		fmt.Fprintf(&b, "  %-12s (the rules for every robot leave them %s)\n", "", status)
 	}
+	a.writeUsage(&b)
 	if len(a.Findings) > 0 {
 		b.WriteString("\nFindings:\n")
 		for _, fd := range a.Findings {
@@ -286,4 +300,86 @@ func (a *auditJSON) writeText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, cleanLines(b.String()))
 	return err
+}
+
+// writeUsage writes what the file lets each robot do with what it
+// fetches from "/": the robots grouped by their verdicts, each group
+// headed by the purposes stated and the statements that state them, then
+// those to which nothing is stated and those that may not crawl "/" (no
+// usage verdict). A file that states nothing to any robot gets one line.
+func (a *auditJSON) writeUsage(b *strings.Builder) {
+	type group struct {
+		head   string
+		robots []string
+	}
+	var stated []*group
+	index := map[usage.Verdicts]*group{}
+	none, blocked := &group{head: "nothing stated"}, &group{head: `may not crawl "/", so no verdict`}
+	for _, r := range a.Robots {
+		switch head := usageText(&r.Usage); {
+		case !r.crawl.Allowed:
+			blocked.robots = append(blocked.robots, r.Robot)
+		case head == "":
+			none.robots = append(none.robots, r.Robot)
+		default:
+			g := index[r.Usage]
+			if g == nil {
+				g = &group{head: head}
+				index[r.Usage] = g
+				stated = append(stated, g)
+			}
+			g.robots = append(g.robots, r.Robot)
+		}
+	}
+	if len(stated) == 0 {
+		b.WriteString("\nUsage of \"/\": the file states no usage preference to any robot.\n")
+		return
+	}
+	b.WriteString("\nUsage of \"/\" (what robots may do with what they fetch):\n")
+	for _, g := range append(stated, none, blocked) {
+		if len(g.robots) == 0 {
+			continue
+		}
+		b.WriteString(wrapWords(fmt.Sprintf("  %s: %s", g.head, plural(len(g.robots), "robot")), "      ", width))
+		rbs := g.robots
+		if len(rbs) > 12 {
+			rbs = append(rbs[:12:12], fmt.Sprintf("… and %d more (-format json lists all)", len(rbs)-12))
+		}
+		b.WriteString(wrapList("", rbs, 4, width))
+	}
+}
+
+// usageText is a robot's usage verdicts in a line, the purposes stated
+// grouped by the statement that states them: "search yes, ai-train no
+// (Content-Signal line 2); ai-input no (robots token Google-Extended,
+// line 9)"; "" when nothing is stated.
+func usageText(v *usage.Verdicts) string {
+	var order []string
+	by := map[string][]string{}
+	for p := range robots.NumPurposes {
+		u := v.For(p)
+		if u.Source == "" {
+			continue
+		}
+		src := usageSource(u)
+		if by[src] == nil {
+			order = append(order, src)
+		}
+		by[src] = append(by[src], p.String()+" "+u.Value)
+	}
+	parts := make([]string, len(order))
+	for i, src := range order {
+		parts[i] = strings.Join(by[src], ", ") + " (" + clean(src) + ")"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// usageSource names the statement of a usage verdict with its line:
+// "Content-Signal line 2", "robots token Google-Extended, line 9" (the
+// Disallow line of the token's group).
+func usageSource(v *usage.Verdict) string {
+	if v.Line > 0 && !strings.HasSuffix(v.Source, fmt.Sprintf(" line %d", v.Line)) {
+		return fmt.Sprintf("%s, line %d", v.Source, v.Line)
+	}
+	return v.Source
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/robotskit/robots/internal/probe"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
+	"github.com/robotskit/robots/usage"
 )
 
 var compareCmd = &command{
@@ -24,7 +25,12 @@ path of every Allow and Disallow line, each decided on the first path its
 pattern covers (its "*" read as nothing); the table shows at most ` + fmt.Sprint(maxRows) + `
 of them, those on which the robots disagree first, and -format json all.
 The first row gives each robot's access to the site: open, partly blocked
-or blocked (the access of robots audit and the API).
+or blocked (the access of robots audit and the API). When the file states
+usage preferences (Content-Usage, Content-Signal, or a Disallow for a
+control token such as Google-Extended), three rows follow it: what each
+robot may do with what it fetches from "/", for search, ai-input and
+ai-train, "yes" or "no" and the line that says so, or "none" (robots
+usage says it for other URLs).
 Without -robot or -agent, the robots are those of the major families:
 ` + strings.Join(compareDefault, ", ") + `; -all shows the
 registry's wider default set, with one robot for every profile.`,
@@ -180,6 +186,7 @@ type matrix struct {
 	file     *syntax.File
 	readers  []reader
 	access   []robots.Access     // [reader]
+	usage    []usage.Result      // [reader]: the usage of "/"
 	notes    []string            // [reader]: why the file's rules do not apply, or ""
 	urls     []string            // decided
 	rows     []string            // shown: the URLs, or the rules' paths they stand for
@@ -189,12 +196,19 @@ type matrix struct {
 
 // compare decides urls for every reader of a file of size octets (its
 // first 500 KiB compiled in rs): by the file's rules, or by a reader's
-// fetch policy when it ignores the file (fetch.Policy.Served).
+// fetch policy when it ignores the file (fetch.Policy.Served); and the
+// usage of "/" for every reader (usage.Decide, with no rules for a
+// reader that ignores the file).
 func compare(rs *robots.Readings, readers []reader, urls []string, size int64) *matrix {
 	m := &matrix{file: rs.File(), readers: readers, urls: urls, rows: urls}
 	for _, r := range readers {
 		served, why := r.policy.Served(size)
-		m.access = append(m.access, served.For(rs.Rules(r.profile), r.agent))
+		rules := rs.Rules(r.profile)
+		m.access = append(m.access, served.For(rules, r.agent))
+		if served != fetch.AccessRules {
+			rules = nil
+		}
+		m.usage = append(m.usage, usage.Decide(rules, usage.Robot{Name: r.name, Agent: r.agent}, "/", nil))
 		row := make([]robots.Decision, len(urls))
 		note := ""
 		if served != fetch.AccessRules {
@@ -219,6 +233,28 @@ func compare(rs *robots.Readings, readers []reader, urls []string, size int64) *
 		}
 	}
 	return m
+}
+
+// stated reports whether the file states a usage preference of "/" to
+// some reader: the usage rows are shown then.
+func (m *matrix) stated() bool {
+	for _, r := range m.usage {
+		for p := range robots.NumPurposes {
+			if r.Usage.For(p).Source != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// usageCell is one usage verdict in a few characters: "yes:2", "no:9",
+// "none".
+func usageCell(v *usage.Verdict) string {
+	if v.Line > 0 {
+		return fmt.Sprintf("%s:%d", v.Value, v.Line)
+	}
+	return v.Value
 }
 
 // cell is one decision in a few characters: "yes", "yes:3", "NO:2".
@@ -311,14 +347,23 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 	}
 	// Robots are columns, URLs rows; the robots are split into several
 	// tables when they do not fit in width columns beside the URLs.
+	stated := m.stated()
 	colW := make([]int, len(m.readers))
 	for i, r := range m.readers {
 		colW[i] = max(len(r.name), len(r.profile.String())+2, len(m.access[i].State.String()))
 		for _, j := range show {
 			colW[i] = max(colW[i], len(cell(m.cells[i][j])))
 		}
+		for p := range robots.NumPurposes {
+			if stated {
+				colW[i] = max(colW[i], len(usageCell(m.usage[i].Usage.For(p))))
+			}
+		}
 	}
 	urlW := len("access")
+	if stated {
+		urlW = len("ai-train")
+	}
 	for _, j := range show {
 		urlW = max(urlW, utf8.RuneCountInString(clean(shown[j]))+2) // and " ≠"
 	}
@@ -352,6 +397,11 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 		line(first, func(i int) string { return m.readers[i].name })
 		line("", func(i int) string { return "(" + m.readers[i].profile.String() + ")" })
 		line("access", func(i int) string { return m.access[i].State.String() })
+		for p := range robots.NumPurposes {
+			if stated { // what each robot may do with what it fetches from "/"
+				line(p.String(), func(i int) string { return usageCell(m.usage[i].Usage.For(p)) })
+			}
+		}
 		for _, j := range show {
 			u := clean(shown[j])
 			if slices.Contains(m.disagree, j) {
@@ -360,6 +410,9 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 			line(shorten(u, urlW), func(i int) string { return cell(m.cells[i][j]) })
 		}
 		lo = hi
+	}
+	if stated {
+		m.writeUsageSources(&b)
 	}
 	if n := len(m.rows) - len(show); n > 0 {
 		fmt.Fprintf(&b, "\n(%s more, on which the robots agree: -format json lists them)\n", plural(n, "rule"))
@@ -386,6 +439,24 @@ func (m *matrix) writeText(w io.Writer, name string, probed bool) error {
 	}
 	_, err := io.WriteString(w, cleanLines(b.String()))
 	return err
+}
+
+// writeUsageSources says what the usage rows are, and names the
+// statement behind each line they give.
+func (m *matrix) writeUsageSources(b *strings.Builder) {
+	var srcs []string
+	seen := map[string]bool{}
+	for _, r := range m.usage {
+		for p := range robots.NumPurposes {
+			if v := r.Usage.For(p); v.Source != "" && !seen[usageSource(v)] {
+				seen[usageSource(v)] = true
+				srcs = append(srcs, clean(usageSource(v)))
+			}
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(wrapWords(`search, ai-input, ai-train: what each robot may do with what it fetches from "/", `+
+		"and the line that says so ("+strings.Join(srcs, "; ")+`); none: nothing stated, or "/" not crawled`, "", width))
 }
 
 // commonOrigin is the scheme and host that every URL of urls starts with,
@@ -463,6 +534,9 @@ type (
 		// Access is each robot's access to the site, in the order of
 		// Robots: the access object of every command and the API.
 		Access []wire.Access `json:"access"`
+		// Usage is what each robot may do with what it fetches from "/",
+		// purpose by purpose, in the order of Robots (usage.Decide).
+		Usage []usage.Verdicts `json:"usage"`
 		// URLs are the URLs given; without them, Rules are the values of
 		// the file's rule lines (and "/") and Probes the paths they were
 		// decided on.
@@ -505,6 +579,7 @@ func (m *matrix) writeJSON(w io.Writer, name string, probed bool) error {
 		out.Robots = append(out.Robots, robotJSON{Name: r.name, Profile: r.profile.String(),
 			Tokens: r.agent.Tokens, IgnoreGlobal: r.agent.IgnoreGlobal, Known: r.known})
 		out.Access = append(out.Access, wire.Access{Robot: r.name, Access: m.access[i]})
+		out.Usage = append(out.Usage, m.usage[i].Usage)
 		row := make([]decisionJSON, len(m.urls))
 		for j, d := range m.cells[i] {
 			row[j] = decisionJSON{Allowed: d.Allowed, Line: d.Line, Group: d.Group, Reason: d.Reason.String()}
