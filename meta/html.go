@@ -40,6 +40,10 @@ type Document struct {
 	// Refresh is the content of a <meta http-equiv="refresh">, which
 	// Google follows as a redirect.
 	Refresh string
+	// TDMReservation and TDMPolicy are the contents of the first
+	// <meta name="tdm-reservation"> and <meta name="tdm-policy"> (TDMRep,
+	// #sec-tdm-html), as written; TDM reads them as a statement.
+	TDMReservation, TDMPolicy string
 	// Links are the <a href> elements, up to 1,000; LinkCount counts all.
 	Links     []Link
 	LinkCount int
@@ -374,6 +378,18 @@ func (s *scanner) meta(a map[string]string, line int) {
 		return
 	}
 	name := strings.ToLower(strings.TrimSpace(a["name"]))
+	switch name {
+	case "tdm-reservation":
+		if s.doc.TDMReservation == "" {
+			s.doc.TDMReservation = strings.TrimSpace(a["content"])
+		}
+		return
+	case "tdm-policy":
+		if s.doc.TDMPolicy == "" {
+			s.doc.TDMPolicy = strings.TrimSpace(a["content"])
+		}
+		return
+	}
 	if name == "" || notRobotNames[name] || !isProductToken(name) {
 		return
 	}

@@ -342,3 +342,16 @@ func TDMReservation(reservation int, policy, source string) (s UsageStatement, o
 	s.Prefs, ok = tdmPrefs(s.Value)
 	return s, ok
 }
+
+// TDM is the statement of the page's TDMRep meta tags (TDMRep
+// #sec-tdm-html), ok false when it has none or its tdm-reservation is
+// not 1 or 0. TDMRep ranks its sources: the meta tags over the header
+// fields, the header fields over the site's tdmrep.json.
+func (d *Document) TDM() (s UsageStatement, ok bool) {
+	if d == nil || d.TDMReservation == "" {
+		return UsageStatement{}, false
+	}
+	s = UsageStatement{Source: "tdm-reservation meta tag", Value: clipValue(d.TDMReservation), Policy: d.TDMPolicy}
+	s.Prefs, ok = tdmPrefs(d.TDMReservation)
+	return s, ok
+}

@@ -134,6 +134,7 @@ type inspection struct {
 	final      *fetch.Result
 	header     http.Header
 	directives []meta.Directive
+	tdmTag     *meta.UsageStatement
 }
 
 func (s *inspection) client() *http.Client {
@@ -284,6 +285,9 @@ func (s *inspection) readResponse(resp *http.Response, body []byte) {
 		if err == nil {
 			ds = append(ds, doc.Directives...)
 			s.readDocument(doc)
+			if st, ok := doc.TDM(); ok {
+				s.tdmTag = &st
+			}
 		}
 	}
 	s.directives = ds
@@ -456,7 +460,11 @@ func (s *inspection) usage() *usage.Verdicts {
 		r := usage.Decide(nil, rb, url, nil)
 		return &r.Usage
 	}
-	resp := &usage.Response{Header: s.header, Directives: s.directives, TDMRep: s.tdmrep(url)}
+	resp := &usage.Response{Header: s.header, Directives: s.directives, TDMTag: s.tdmTag}
+	if s.tdmTag == nil && s.header.Get("Tdm-Reservation") == "" {
+		// The file speaks only where the page does not (usage.Response).
+		resp.TDMRep = s.tdmrep(url)
+	}
 	s.rep.Licenses = s.final.Rules().Licenses()
 	r := usage.Decide(s.final.Rules(), rb, url, resp)
 	return &r.Usage

@@ -94,6 +94,9 @@ type Response struct {
 	// TDMRep is the site's tdmrep.json entry for the URL, if any: its
 	// tdm-reservation (1 or 0) as a statement (meta.TDMReservation).
 	TDMRep *meta.UsageStatement
+	// TDMTag is the page's TDMRep meta tags as a statement
+	// (meta.Document.TDM), if it has them.
+	TDMTag *meta.UsageStatement
 }
 
 // A Robot is who asks: its name as shown, and how it finds its groups.
@@ -141,9 +144,7 @@ func Decide(rules *robots.Rules, rb Robot, url string, resp *Response) Result {
 		var ms []meta.UsageStatement
 		ms = append(ms, meta.UsageFromHeader(resp.Header)...)
 		ms = append(ms, meta.UsageFromDirectives(resp.Directives, robotToken(rb))...)
-		if resp.TDMRep != nil {
-			ms = append(ms, *resp.TDMRep)
-		}
+		ms = tdm(ms, resp)
 		for _, m := range ms {
 			if m.Images {
 				continue // about the page's images, not the page
@@ -162,6 +163,29 @@ func Decide(rules *robots.Rules, rb Robot, url string, resp *Response) Result {
 		}
 	}
 	return res
+}
+
+// tdm keeps one TDMRep statement among ms and resp's, as TDMRep ranks
+// them: the page's meta tags over its header fields, the header fields
+// over the site's tdmrep.json (TDMRep, #sec-tdm-html and #sec-tdm-file:
+// a statement in the content or its response overrides the file).
+func tdm(ms []meta.UsageStatement, resp *Response) []meta.UsageStatement {
+	header := -1
+	for i, m := range ms {
+		if m.Source == "tdm-reservation header" {
+			header = i
+		}
+	}
+	switch {
+	case resp.TDMTag != nil:
+		if header >= 0 {
+			ms = append(ms[:header], ms[header+1:]...)
+		}
+		return append(ms, *resp.TDMTag)
+	case header < 0 && resp.TDMRep != nil:
+		return append(ms, *resp.TDMRep)
+	}
+	return ms
 }
 
 // controls are the statements of the control tokens that govern a: for

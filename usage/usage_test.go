@@ -3,6 +3,7 @@ package usage_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/robotskit/robots"
@@ -91,5 +92,35 @@ func TestDecideNoFile(t *testing.T) {
 		&usage.Response{Header: http.Header{"Content-Signal": {"search=yes, ai-input=no"}}})
 	if got := show(r.Usage); !r.Crawl.Allowed || got != "search=yes(Content-Signal header) ai-input=no(Content-Signal header) ai-train=none" {
 		t.Errorf("no robots.txt: %v %s", r.Crawl.Allowed, got)
+	}
+}
+
+// TestTDMRank: of the TDMRep statements, the page's meta tags win over
+// its header fields and the header fields over the site's tdmrep.json
+// (TDMRep #sec-tdm-html, #sec-tdm-file), before the sources combine.
+func TestTDMRank(t *testing.T) {
+	file, _ := meta.TDMReservation(1, "", "tdmrep.json")
+	doc, err := meta.ReadHTML(strings.NewReader(`<html><head><meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="https://example.com/p.json"></head></html>`), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag, ok := doc.TDM()
+	if !ok || tag.Policy != "https://example.com/p.json" {
+		t.Fatalf("the TDMRep meta tags: %+v, %v", tag, ok)
+	}
+	rb := usage.Robot{Name: "x", Agent: robots.Token("x")}
+	for _, c := range []struct {
+		name string
+		resp *usage.Response
+		want string
+	}{
+		{"the file alone", &usage.Response{TDMRep: &file}, "no(tdmrep.json)"},
+		{"the header over the file", &usage.Response{Header: http.Header{"Tdm-Reservation": {"0"}}, TDMRep: &file}, "yes(tdm-reservation header)"},
+		{"the meta tags over the header", &usage.Response{Header: http.Header{"Tdm-Reservation": {"0"}}, TDMTag: &tag}, "no(tdm-reservation meta tag)"},
+	} {
+		v := usage.Decide(nil, rb, "https://example.com/", c.resp).Usage.AITrain
+		if got := v.Value + "(" + v.Source + ")"; got != c.want {
+			t.Errorf("%s: ai-train %s, want %s", c.name, got, c.want)
+		}
 	}
 }
