@@ -17,7 +17,8 @@ import (
 	"github.com/robotskit/robots/syntax"
 )
 
-// Checks are the checks of the section, in code order.
+// Checks are the checks of the section, in code order; those of usage
+// preferences (RB673–RB680) are in usage.go.
 var Checks = []*check.Check{
 	rb601, rb602, rb603, rb604, rb605, rb606, rb607, rb608,
 	rb620, rb621, rb622, rb623, rb624,
@@ -25,6 +26,7 @@ var Checks = []*check.Check{
 	rb640, rb641, rb642, rb643, rb644, rb645, rb646,
 	rb650, rb651, rb655, rb656, rb657, rb660, rb661, rb662,
 	rb670, rb671, rb672,
+	rb673, rb674, rb675, rb676, rb677, rb678, rb679, rb680,
 }
 
 // --- Sitemap (RB601–RB608) ---
@@ -902,9 +904,11 @@ var rb672 = &check.Check{
 		"AIPREF labels such as train-ai, an entry without a value and entries separated by " +
 		"\";\" leave the signal unsaid, and an unknown key is ignored. The line states how " +
 		"content may be used, not what may be crawled, and Google ignores it. The message " +
-		"names what to write.",
+		"names what to write; when that is only another value for the same key, the " +
+		"intent fix writes it.",
 	Before: "User-agent: *\nContent-Signal: ai-train=false\nDisallow:\n",
 	After:  "User-agent: *\nContent-Signal: ai-train=no\nDisallow:\n",
+	Fix:    "FX41",
 	Run: func(p *check.Pass) {
 		for i := range p.Lines {
 			l := &p.Lines[i]
@@ -916,7 +920,7 @@ var rb672 = &check.Check{
 				continue
 			}
 			s := aipref.ParseSignal(l.ValueText)
-			reportProblems(p, l, 0, l.ValueText, s.Problems, s.Unknown, "", func(v string) bool {
+			reportProblems(p, l, 0, l.ValueText, s.Problems, s.Unknown, "FX41", func(v string) bool {
 				return len(aipref.ParseSignal(v).Problems) < len(s.Problems)
 			}, "is not a Content Signals key (search, ai-input, ai-train, use): robots ignore it")
 		}

@@ -20,9 +20,8 @@ import (
 // aipref reads every value; these checks only say where its findings are
 // and what the file's groups make of them.
 
-// usageChecks are the checks of usage preferences, in code order. They
-// are not in Checks yet: package lint's TestCatalogue wants their rows in
-// its catalogue first, and the layering test the imports of this package.
+// usageChecks are the checks of usage preferences, in code order; Checks
+// has them after RB672.
 var usageChecks = []*check.Check{rb673, rb674, rb675, rb676, rb677, rb678, rb679, rb680}
 
 // --- Content-Usage (RB673–RB676) ---

@@ -148,8 +148,8 @@ func TestUsageChecks(t *testing.T) {
 func TestContentSignalValues(t *testing.T) {
 	src := "User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\nContent-Signal: search=allow, ai-train=false\nContent-Signal: ai_input=no, tdm=no\nContent-Signal: search=yes; ai-train=no\nContent-Signal:\nDisallow:\n"
 	want := []string{
-		`3:24 search takes yes or no, not "allow"; the signal is not given; write "search=yes"`,
-		`3:40 ai-train takes yes or no, not "false"; the signal is not given; write "ai-train=no"`,
+		`3:24 search takes yes or no, not "allow"; the signal is not given; write "search=yes" [FX41] "User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\nContent-Signal: search=yes, ai-train=false\nContent-Signal: ai_input=no, tdm=no\nContent-Signal: search=yes; ai-train=no\nContent-Signal:\nDisallow:\n"`,
+		`3:40 ai-train takes yes or no, not "false"; the signal is not given; write "ai-train=no" [FX41] "User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\nContent-Signal: search=allow, ai-train=no\nContent-Signal: ai_input=no, tdm=no\nContent-Signal: search=yes; ai-train=no\nContent-Signal:\nDisallow:\n"`,
 		`4:17 ai_input is not a Content Signals key, which are search, ai-input, ai-train and use; did you mean ai-input?`,
 		`4:30 tdm is not a Content Signals key (search, ai-input, ai-train, use): robots ignore it`,
 		`5:24 search takes yes or no, not "yes; ai-train=no"; the signal is not given; entries are separated by commas`,
