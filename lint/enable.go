@@ -9,7 +9,7 @@ import (
 )
 
 // KnownFix reports whether name can enable Intent fixes in
-// FixOptions.Enable: a fix ID of the catalogue ("FX25", FX01 to FX38), a
+// FixOptions.Enable: a fix ID of the catalogue ("FX25", FX01 to FX42), a
 // check's code ("RB501") or name ("path-without-slash"), or "all". It
 // compares ASCII case-insensitively.
 func KnownFix(name string) bool {
@@ -26,8 +26,9 @@ func KnownFix(name string) bool {
 	return ok && len(id) == 2 && err == nil && k >= 1 && k <= maxFixID
 }
 
-// maxFixID is the number of the catalogue's last fix, FX38.
-const maxFixID = 38
+// maxFixID is the number of the last fix, FX42 (FX39, FX41 and FX42 fix
+// usage lines; FX40 is reserved).
+const maxFixID = 42
 
 // An Unfixed is a finding that a corrected file still has, and why the
 // fixer left it.

@@ -585,7 +585,7 @@ func knownFix(n string) bool {
 			return true
 		}
 	}
-	// The fixes of the catalogue (docs/checks.md) are FX01 to FX38.
+	// The fixes of the catalogue (docs/checks.md) are FX01 to FX42.
 	id, ok := strings.CutPrefix(strings.ToUpper(n), "FX")
 	k, err := strconv.Atoi(id)
 	return ok && len(id) == 2 && err == nil && k >= 1 && k <= 38
