@@ -21,6 +21,7 @@ import (
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/page"
 	"github.com/robotskit/robots/syntax"
+	"github.com/robotskit/robots/usage"
 )
 
 // Bounds of a test request.
@@ -386,21 +387,29 @@ func (l accessList) At(i int) any {
 
 // A testPlan is the work of a test request: each robot with the rules it
 // reads, the URLs, and the verdicts, decided once for the robots that
-// read the same groups under the same profile. It is the list of the
-// answer's results, robot by robot, each with every URL.
+// read the same groups under the same profile; and the usage verdicts
+// (usage.Decide), decided once for the robots of a set that the same
+// control tokens govern. It is the list of the answer's results, robot
+// by robot, each with every URL.
 //
 // Its memory is that of the request: the file parsed, the rules of one
 // profile at a time (compiled once to find the sets, once to decide),
-// a few octets per verdict; then the verdicts and the deciding lines
-// alone, while the answer is written.
+// a few octets per verdict; then the verdicts, the deciding lines and
+// the usage verdicts alone (each different one once), while the answer
+// is written.
 type testPlan struct {
 	file     *syntax.File // nil once decided
 	urls     []string     // as given
 	targets  []string     // as decided: the fetched site's origin before a path
 	robots   []testRobot
 	sets     []*testSet
+	uses     []*testUse
 	profiles []robots.Profile // of the sets, each once
 	rules    map[int]string   // the deciding lines, as shown
+	// usages are the usage verdicts found, each once; usageAt indexes
+	// them.
+	usages  []usage.Verdicts
+	usageAt map[usage.Verdicts]int32
 }
 
 // A testRobot is a robot of the request, and how its verdicts are made:
@@ -410,6 +419,7 @@ type testRobot struct {
 	name, profile string
 	reader        page.Robot
 	set           *testSet
+	use           *testUse // nil when nothing can state a usage preference to it
 	under         *fetch.Result
 	access        robots.Access
 }
@@ -422,6 +432,34 @@ type testSet struct {
 	cost     groupCost
 	verdicts []testVerdict
 }
+
+// A testUse is the robots of a set that the same control tokens govern
+// (agents.ControlsFor), when the set's groups have Content-Usage or
+// Content-Signal lines or some control token governs them, and their
+// usage verdicts. The robots of a set whose groups state nothing and
+// that no control token governs are told nothing: usage.Decide would
+// find "none" for every purpose of every URL, and is not asked.
+type testUse struct {
+	set   *testSet
+	agent robots.Agent // the first robot's
+	// cost is what usage.Decide reads beside the set's rules: the usage
+	// lines and the rules of the control tokens; srcLen the longest
+	// source of a verdict, as JSON.
+	cost     groupCost
+	srcLen   int
+	verdicts []int32 // indexes of testPlan.usages, URL by URL
+}
+
+// useKey identifies a testUse: a set, and the control tokens that govern
+// its robots.
+type useKey struct {
+	set      *testSet
+	controls string
+}
+
+// noUsage is the usage verdicts where nothing states a preference: what
+// usage.Decide finds with no file.
+var noUsage = usage.Decide(nil, usage.Robot{}, "/", nil).Usage
 
 // A testVerdict is a verdict, as small as it can be.
 type testVerdict struct {
@@ -482,6 +520,7 @@ func newTestPlan(file *syntax.File, readers []page.Robot, urls []string, base st
 		}
 	}
 	sets := map[string]*testSet{}
+	uses := map[useKey]*testUse{}
 	for _, prof := range p.profiles {
 		rs := robots.Compile(file, prof) // dropped before the next
 		for i, rb := range readers {
@@ -489,9 +528,56 @@ func newTestPlan(file *syntax.File, readers []page.Robot, urls []string, base st
 				continue
 			}
 			p.robots[i].set = p.setOf(sets, rs, rb)
+			p.robots[i].use = p.useOf(uses, rs, rb, p.robots[i].set)
 		}
 	}
 	return p
+}
+
+// useOf returns the usage verdicts' holder of the robot rb of set, whose
+// profile's rules are rs, among uses (keyed by set and control tokens),
+// adding it when it is the first of its kind; nil when nothing can state
+// a preference to rb.
+func (p *testPlan) useOf(uses map[useKey]*testUse, rs *robots.Rules, rb page.Robot, set *testSet) *testUse {
+	var controls []string
+	if len(rb.Agent.Tokens) > 0 {
+		for _, c := range agents.ControlsFor(rb.Agent.Tokens[0]) {
+			controls = append(controls, c.Token)
+		}
+	}
+	statements := rs.UsageStatements(rb.Agent)
+	if len(statements) == 0 && len(controls) == 0 {
+		return nil
+	}
+	key := useKey{set, strings.Join(controls, " ")}
+	if use := uses[key]; use != nil {
+		return use
+	}
+	use := &testUse{set: set, agent: rb.Agent}
+	// usage.Decide decides the URL again (robots.Rules.Usage), reads the
+	// group's usage lines (each Content-Usage path may read the whole
+	// path twice), and decides it for each control token.
+	use.cost = set.cost
+	for _, st := range statements {
+		c := groupCost{rules: 1, wildBytes: len(st.Value)}
+		if st.Field == syntax.ContentUsage {
+			c.wild, c.wildBytes = 2, c.wildBytes+2*len(st.Path)
+		}
+		use.cost.add(&c)
+	}
+	// The source of a robots.txt line ("Content-Signal line N"), or of a
+	// control token ("robots token Google-Extended").
+	if len(statements) > 0 {
+		use.srcLen = jsonLen(fmt.Sprintf("Content-Signal line %d", len(p.file.Lines)))
+	}
+	for _, c := range controls {
+		cost := p.rulesCost(rs, robots.Token(c))
+		use.cost.add(&cost)
+		use.srcLen = max(use.srcLen, jsonLen("robots token "+c))
+	}
+	uses[key] = use
+	p.uses = append(p.uses, use)
+	return use
 }
 
 // setOf returns the set of the robot rb, whose profile's rules are rs,
@@ -507,8 +593,17 @@ func (p *testPlan) setOf(sets map[string]*testSet, rs *robots.Rules, rb page.Rob
 	if set := sets[key]; set != nil {
 		return set
 	}
-	set := &testSet{profile: rb.Profile, agent: rb.Agent}
-	for _, ru := range rs.AgentRules(rb.Agent) {
+	set := &testSet{profile: rb.Profile, agent: rb.Agent, cost: p.rulesCost(rs, rb.Agent)}
+	sets[key] = set
+	p.sets = append(p.sets, set)
+	return set
+}
+
+// rulesCost is the cost of the rules that decide for a under rs
+// (robots.Rules.AgentRules).
+func (p *testPlan) rulesCost(rs *robots.Rules, a robots.Agent) groupCost {
+	var cost groupCost
+	for _, ru := range rs.AgentRules(a) {
 		c := groupCost{rules: 1}
 		if ru.Line >= 1 && ru.Line <= len(p.file.Lines) {
 			// The line as shown, "Key: value", quotes aside.
@@ -518,11 +613,9 @@ func (p *testPlan) setOf(sets map[string]*testSet, rs *robots.Rules, rb page.Rob
 		if strings.Contains(ru.Pattern, "*") {
 			c.wild, c.wildBytes = 1, len(ru.Pattern)
 		}
-		set.cost.add(&c)
+		cost.add(&c)
 	}
-	sets[key] = set
-	p.sets = append(p.sets, set)
-	return set
+	return cost
 }
 
 // The matcher's costs of a verdict, in octets compared: a fixed cost
@@ -536,15 +629,22 @@ const (
 // work is the matcher's work of the plan at most, in octets compared:
 // for each set and each URL, the URL read by each wildcard rule of its
 // groups (strings.Index reads a URL once per rule at most) and the
-// rule's pattern, the tests of every rule, and a fixed cost. Measured on
-// loopback on hostile and real files, an octet costs 0.3 ns, 0.9 ns at
-// worst (wildcard segments that nearly match everywhere).
+// rule's pattern, the tests of every rule, and a fixed cost; the same
+// for the usage verdicts of each testUse, whose rules are the set's, its
+// usage lines and its control tokens' rules. Measured on loopback on
+// hostile and real files, an octet costs 0.3 ns, 0.9 ns at worst
+// (wildcard segments that nearly match everywhere).
 func (p *testPlan) work() float64 {
 	n, b := float64(len(p.urls)), float64(p.urlBytes())
 	var w float64
-	for _, set := range p.sets {
-		c := &set.cost
+	cost := func(c *groupCost) {
 		w += float64(c.wild+1)*(b+n) + n*float64(c.wildBytes+testRuleCost*c.rules+testVerdictCost)
+	}
+	for _, set := range p.sets {
+		cost(&set.cost)
+	}
+	for _, use := range p.uses {
+		cost(&use.cost)
 	}
 	return w
 }
@@ -577,17 +677,21 @@ var accessSize = func() int {
 
 // The sizes of a result as writeList writes it, measured once on
 // wire.TestResult: its separator and indentation, the fields with empty
-// values, and what a rule or a reason adds besides its text.
-var resultSize, ruleSize, reasonSize = func() (int, int, int) {
+// values (the usage verdicts "none", the longest value), and what a rule,
+// a reason or the source of a usage verdict adds besides its text.
+var resultSize, ruleSize, reasonSize, sourceSize = func() (int, int, int, int) {
 	size := func(r wire.TestResult) int {
 		b, _ := json.MarshalIndent(r, "    ", "  ")
 		return len(b)
 	}
-	empty := size(wire.TestResult{})
+	empty := size(wire.TestResult{Usage: noUsage})
+	rule, reason, source := wire.TestResult{Rule: "x", Usage: noUsage}, wire.TestResult{Reason: "x", Usage: noUsage}, wire.TestResult{Usage: noUsage}
+	source.Usage.Search.Source, source.Usage.Search.Line = "x", math.MaxInt32
 	// ",\n    " before it; "false", "true" and the line counted at most.
 	return len(",\n    ") + empty + len("false") + len("2147483647"),
-		size(wire.TestResult{Rule: "x"}) - empty - jsonLen("x"),
-		size(wire.TestResult{Reason: "x"}) - empty - jsonLen("x")
+		size(rule) - empty - jsonLen("x"),
+		size(reason) - empty - jsonLen("x"),
+		size(source) - empty - jsonLen("x")
 }()
 
 // answerBound is the most octets the answer ans, with the plan's results,
@@ -607,18 +711,42 @@ func (p *testPlan) answerBound(ans *testAnswer) int64 {
 		default:
 			per += int64(reasonSize + jsonLen(rb.under.Reason))
 		}
+		if rb.use != nil {
+			// Each purpose may name its source, with its line.
+			per += int64(robots.NumPurposes) * int64(sourceSize+rb.use.srcLen)
+		}
 		n += per*int64(len(p.urls)) + urls + int64(accessSize+jsonLen(rb.name))
 	}
 	return n
 }
 
-// decide makes the verdicts of every set, profile by profile, looking at
-// ctx before each; then it keeps the deciding lines as shown and lets go
-// of the file.
+// decide makes the verdicts of every set, and the usage verdicts of
+// every testUse, profile by profile, looking at ctx before each; then it
+// keeps the deciding lines as shown and lets go of the file.
 func (p *testPlan) decide(ctx context.Context) error {
+	p.usages, p.usageAt = []usage.Verdicts{noUsage}, map[usage.Verdicts]int32{noUsage: 0}
 	for _, prof := range p.profiles {
 		rs := robots.Compile(p.file, prof)
 		p.access(prof, rs)
+		for _, use := range p.uses {
+			if use.set.profile != prof {
+				continue
+			}
+			use.verdicts = make([]int32, len(p.targets))
+			for i, t := range p.targets {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				v := usage.Decide(rs, usage.Robot{Agent: use.agent}, t, nil).Usage
+				k, ok := p.usageAt[v]
+				if !ok {
+					k = int32(len(p.usages))
+					p.usages = append(p.usages, v)
+					p.usageAt[v] = k
+				}
+				use.verdicts[i] = k
+			}
+		}
 		for _, set := range p.sets {
 			if set.profile != prof {
 				continue
@@ -642,7 +770,7 @@ func (p *testPlan) decide(ctx context.Context) error {
 			}
 		}
 	}
-	p.file = nil
+	p.file, p.usageAt = nil, nil
 	return nil
 }
 
@@ -661,7 +789,10 @@ func (p *testPlan) Len() int { return len(p.robots) * len(p.urls) }
 
 func (p *testPlan) At(i int) any {
 	rb, j := &p.robots[i/len(p.urls)], i%len(p.urls)
-	tr := wire.TestResult{Robot: rb.name, URL: p.urls[j], Profile: rb.profile}
+	tr := wire.TestResult{Robot: rb.name, URL: p.urls[j], Profile: rb.profile, Usage: noUsage}
+	if rb.use != nil {
+		tr.Usage = p.usages[rb.use.verdicts[j]]
+	}
 	if rb.set == nil {
 		tr.Allowed, tr.Reason = rb.under.Access == fetch.AccessAll, rb.under.Reason
 		return tr

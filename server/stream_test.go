@@ -16,6 +16,7 @@ import (
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/page"
 	"github.com/robotskit/robots/syntax"
+	"github.com/robotskit/robots/usage"
 )
 
 // encoded is v as json.Encoder with SetIndent("", "  ") writes it, as the
@@ -80,7 +81,9 @@ func TestEncodeJSON(t *testing.T) {
 // TestTestAnswer: testAnswer has the fields of wire.TestResponse, and
 // the plan's results are those the server decided before it grouped the
 // robots: for every robot of the registry and every profile, each URL
-// decided as Decide decides it, with its line and rule, each robot's
+// decided as Decide decides it, with its line and rule, and its usage as
+// usage.Decide finds it (Content-Signal and Content-Usage lines, the
+// control tokens Google-Extended and Applebot-Extended), each robot's
 // access as robots.Rules.Access gives it, and the answer's estimate
 // bounds it.
 func TestTestAnswer(t *testing.T) {
@@ -93,8 +96,9 @@ func TestTestAnswer(t *testing.T) {
 			t.Errorf("field %d: tag %q, wire.TestResponse %q", i, a.Field(i).Tag, w.Field(i).Tag)
 		}
 	}
-	src := "User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n\n" +
-		"User-agent: Googlebot\nUser-agent: bingbot\nDisallow: /g/\n\nUser-agent: GPTBot\nDisallow: /\n\n" +
+	src := "User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /news/ train-ai=y, search=n\n\n" +
+		"User-agent: Googlebot\nUser-agent: bingbot\nDisallow: /g/\nContent-Usage: ai-use=y\n\nUser-agent: GPTBot\nDisallow: /\n\n" +
+		"User-agent: Google-Extended\nDisallow: /ads\nDisallow: /*?\n\nUser-agent: Applebot-Extended\nDisallow: /y\n\n" +
 		"User-agent: Googlebot-News\nAllow: /\nDisallow: /news/old\n\nUser-agent: AdsBot-Google\nDisallow: /ads\n" +
 		"user-agent: YandexBot\n\nDisallow: /y\n"
 	file := syntax.Parse("robots.txt", []byte(src))
@@ -120,7 +124,8 @@ func TestTestAnswer(t *testing.T) {
 		for _, rb := range rs {
 			for _, u := range urls {
 				d := rules.Decide(rb.Agent, u)
-				tr := wire.TestResult{Robot: rb.Name, URL: u, Profile: prof.String(), Allowed: d.Allowed, Line: d.Line}
+				tr := wire.TestResult{Robot: rb.Name, URL: u, Profile: prof.String(), Allowed: d.Allowed, Line: d.Line,
+					Usage: usage.Decide(rules, usage.Robot{Name: rb.Name, Agent: rb.Agent}, u, nil).Usage}
 				if d.Reason == robots.Matched {
 					l := &file.Lines[d.Line-1]
 					tr.Rule = file.Text(l.Key) + ": " + file.Text(l.Value)
@@ -133,10 +138,15 @@ func TestTestAnswer(t *testing.T) {
 		if got != encoded(&want) {
 			t.Errorf("%v: the plan's answer differs from the robots' own verdicts", prof)
 		}
+		for _, src := range []string{"Content-Signal line 5", "Content-Usage line 6", "Content-Usage line 11", "robots token Google-Extended", "robots token Applebot-Extended"} {
+			if prof == robots.Google && !strings.Contains(got, `"source": "`+src+`"`) {
+				t.Errorf("%v: no usage verdict from %s", prof, src)
+			}
+		}
 		if int64(len(got)) > bound || bound > 2*int64(len(got)) {
 			t.Errorf("%v: answer of %d octets, bound %d", prof, len(got), bound)
 		}
-		t.Logf("%v: %d robots in %d sets", prof, len(rs), len(plan.sets))
+		t.Logf("%v: %d robots in %d sets, usage decided for %d of them (%d different verdicts)", prof, len(rs), len(plan.sets), len(plan.uses), len(plan.usages))
 	}
 }
 

@@ -1,6 +1,9 @@
 package wire
 
-import "github.com/robotskit/robots/agents"
+import (
+	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/usage"
+)
 
 // CheckRequest is the body of POST /api/v1/check: one of Robots (the file
 // itself) or URL (a site whose robots.txt is fetched).
@@ -47,7 +50,8 @@ type TestResponse struct {
 	Fetch *FetchTrace `json:"fetch,omitempty"`
 }
 
-// TestResult is one verdict.
+// TestResult is one verdict, and what the file says the robot may do with
+// what it fetches from the URL.
 type TestResult struct {
 	Robot   string `json:"robot"`
 	URL     string `json:"url"`
@@ -59,6 +63,12 @@ type TestResult struct {
 	Profile string `json:"profile"`
 	// Reason says why when the fetch, not a rule, decided.
 	Reason string `json:"reason,omitempty"`
+	// Usage is, for search, ai-input and ai-train, "yes", "no" or "none"
+	// and the statement that decided, as usage.Decide finds them in the
+	// file alone: its Content-Usage and Content-Signal lines and the
+	// control tokens that govern the robot (robots usage -file). Every
+	// purpose is "none" where the robot may not crawl.
+	Usage usage.Verdicts `json:"usage"`
 }
 
 // AgentsResponse answers GET /api/v1/agents: robots of the registry, as
