@@ -92,7 +92,7 @@ type Report struct {
 	Usage *usage.Verdicts `json:"usage,omitempty"`
 	// Licenses are the License lines of the page's robots.txt (RSL 1.0):
 	// URLs of the licences of the site's content.
-	Licenses []string `json:"license,omitempty"`
+	Licenses []string `json:"licenses,omitempty"`
 
 	// Warnings say what the robot will trip over, most important first.
 	Warnings []string `json:"warnings"`

@@ -46,10 +46,13 @@ GPTBot and ClaudeBot. Exit 1 with -require PURPOSE when some URL says
 
 func init() { usageCmd.run = runUsage }
 
-// usageOutput is the JSON of robots usage.
+// usageOutput is the JSON of robots usage: the contract's "license" is
+// the file's first License URL; RSL 1.0 lets a file name several, all of
+// them in "licenses".
 type usageOutput struct {
 	Results  []usage.Result `json:"results"`
-	Licenses []string       `json:"license,omitempty"`
+	License  string         `json:"license,omitempty"`
+	Licenses []string       `json:"licenses,omitempty"`
 }
 
 func runUsage(e *env, args []string) error {
@@ -126,6 +129,9 @@ func runUsage(e *env, args []string) error {
 			}
 		}
 		out.Licenses = robots.Compile(f, robots.Google).Licenses()
+	}
+	if len(out.Licenses) > 0 {
+		out.License = out.Licenses[0]
 	}
 	if *format == "json" {
 		if out.Results == nil {
