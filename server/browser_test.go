@@ -762,7 +762,8 @@ func checkAmber(t *testing.T, tb *tab) {
 
 // TestBrowserNoJS: with JavaScript off, the tabs and the panels that need
 // it are hidden, the form posts and the server renders the results, and
-// the page inspector's form renders its report as HTML.
+// the page inspector's form renders its report as HTML (with no usage
+// verdict for a page robots.txt disallows).
 func TestBrowserNoJS(t *testing.T) {
 	site := browserSite(t)
 	_, ts := newTest(t, Config{AllowPrivate: true})
@@ -817,6 +818,9 @@ func TestBrowserNoJS(t *testing.T) {
 	if s := tb.text("#h-page-report"); !strings.HasPrefix(s, "T <b> — ") {
 		t.Errorf("report heading %q", s)
 	}
+	if s := tb.text("#page-usage-none"); !strings.Contains(s, "robots.txt keeps the robot from fetching the page") {
+		t.Errorf("the usage of a disallowed page: %q", s)
+	}
 	tb.shot("nojs-page-1280")
 }
 
@@ -861,4 +865,134 @@ func TestBrowserIntentFix(t *testing.T) {
 	}
 	tb.noConsoleErrors()
 	tb.shot("intent-1280")
+}
+
+// TestBrowserUsage: the page inspector shows what the robot may do with
+// the page, a row per purpose with the statement that says so, the same
+// rows with JavaScript (drawn by app.js from the API's report) and
+// without (the form drawn by the server), and why there are none for a
+// page robots.txt disallows; the URL tester shows each allowed
+// cell's usage in letters, says what they mean, and a cell picked names
+// the statements and highlights their lines; both fit 1280 and 400 px.
+// -shots DIR keeps ui-usage-inspector-1280.png, the inspector with its
+// usage block.
+func TestBrowserUsage(t *testing.T) {
+	site := usageSite(t)
+	_, ts := newTest(t, Config{AllowPrivate: true})
+	tb := newTab(t, 1280, 900)
+	rows := `Array.from(document.querySelectorAll('#page-usage tbody tr')).map(tr => Array.from(tr.children).map(c => c.textContent.trim().replace(/\s+/g, ' ')).join(' | '))`
+	want := []string{
+		"search (search results) | yes | robots.txt: Content-Signal line 2",
+		"ai-input (AI answers and grounding) | no | robots.txt: robots token Google-Extended, line 6",
+		"ai-train (training AI models) | no | robots.txt: Content-Signal line 2",
+	}
+
+	tb.do("inspect a page as Googlebot",
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#tabs")),
+		chromedp.Click(chromedp.CSS("#tab-page")),
+		chromedp.SetValue(chromedp.CSS("#page-url"), site.URL+"/article"),
+		chromedp.SetValue(chromedp.CSS("#page-robot"), "Googlebot"),
+		chromedp.Click(chromedp.CSS("#page-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#page-usage")),
+	)
+	if got := eval[[]string](tb, rows); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the usage rows drawn by app.js:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := tb.text("#page-licenses"); !strings.Contains(s, "https://example.com/licence.xml") {
+		t.Errorf("licences %q", s)
+	}
+	if c := eval[string](tb, `getComputedStyle(document.querySelector('#page-usage td.use-no')).color`); c != "rgb(165, 14, 14)" {
+		t.Errorf("a usage \"no\" is %s, want the red of a refusal", c)
+	}
+	if bad := tb.fits("#page-usage th, #page-usage td"); bad != "" {
+		t.Errorf("at 1280 px the usage table does not fit: %s", bad)
+	}
+	tb.do("scroll to the usage block", chromedp.Evaluate[chromedp.Void](`document.getElementById('page-usage').scrollIntoView()`))
+	tb.shot("usage-inspector-1280")
+
+	tb.do("inspect a disallowed page",
+		chromedp.SetValue(chromedp.CSS("#page-url"), site.URL+"/private/x"),
+		chromedp.Click(chromedp.CSS("#page-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#page-usage-none")),
+	)
+	if s := tb.text("#page-usage-none"); !strings.Contains(s, "robots.txt keeps the robot from fetching the page") {
+		t.Errorf("the usage of a disallowed page: %q", s)
+	}
+
+	// The tester: the file of the Check tab, the default robots.
+	tb.do("test two URLs",
+		chromedp.Click(chromedp.CSS("#tab-check")),
+		chromedp.SetValue(chromedp.CSS("#robots"), usageRobots),
+		chromedp.Click(chromedp.CSS("#tab-test")),
+		chromedp.SetValue(chromedp.CSS("#test-urls"), "/blog/post\n/private/x"),
+		chromedp.Click(chromedp.CSS("#test-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#test-usage-key")),
+	)
+	chips := func(label string) string {
+		return eval[string](tb, `(document.querySelector('#test-matrix .cell[aria-label^=`+jsonString(label)+`] .cell-usage') || {textContent: ''}).textContent`)
+	}
+	for label, want := range map[string]string{
+		"Googlebot, /blog/post": "S✓I✗T✗", "GPTBot, /blog/post": "S✓I–T✗", "Applebot, /blog/post": "S✓I–T✗",
+		"Googlebot, /private/x": "", "Google-Extended, /blog/post": "",
+	} {
+		if got := chips(label); got != want {
+			t.Errorf("%s: usage letters %q, want %q", label, got, want)
+		}
+	}
+	tb.do("pick Googlebot's /blog/post cell",
+		chromedp.Click(chromedp.CSS(`#test-matrix .cell[aria-label^="Googlebot, /blog/post"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#t-L6.hl")),
+	)
+	if s := tb.text("#test-detail"); !strings.Contains(s, "Usage: search yes (robots.txt: Content-Signal line 2); ai-input no (robots.txt: robots token Google-Extended, line 6); ai-train no (robots.txt: Content-Signal line 2).") {
+		t.Errorf("cell detail %q", s)
+	}
+	if !eval[bool](tb, `document.getElementById('t-L2').classList.contains('hl')`) {
+		t.Error("the Content-Signal line is not highlighted")
+	}
+	if bad := tb.fits("#test-matrix th.robot, #test-matrix .cell"); bad != "" {
+		t.Errorf("at 1280 px the tester's matrix does not fit: %s", bad)
+	}
+	tb.shot("usage-test-1280")
+
+	tb.do("a phone", chromedp.EmulateViewport(400, 860, chromedp.EmulateMobile))
+	tb.waitFor("the layout to settle", `window.innerWidth === 400`)
+	if bad := tb.fits("#test-matrix th.robot, #test-matrix .cell, #test-matrix .cell-usage"); bad != "" {
+		t.Errorf("at 400 px the tester's matrix does not fit: %s", bad)
+	}
+	tb.shot("usage-test-400")
+	tb.do("inspect the page on a phone",
+		chromedp.Click(chromedp.CSS("#tab-page")),
+		chromedp.SetValue(chromedp.CSS("#page-url"), site.URL+"/article"),
+		chromedp.Click(chromedp.CSS("#page-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#page-usage")),
+	)
+	if bad := tb.fits("#page-usage th, #page-usage td"); bad != "" {
+		t.Errorf("at 400 px the usage table does not fit: %s", bad)
+	}
+	tb.shot("usage-inspector-400")
+	tb.noConsoleErrors()
+
+	// Without JavaScript, the inspector's form gets the same rows from
+	// the server.
+	tb.do("inspect without JavaScript",
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			_, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+			return err
+		}),
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#page-form")),
+		chromedp.SetValue(chromedp.CSS("#page-url"), site.URL+"/article"),
+		chromedp.SetValue(chromedp.CSS("#page-robot"), "Googlebot"),
+		chromedp.Click(chromedp.CSS("#page-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#page-usage")),
+	)
+	if got := eval[[]string](tb, rows); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the usage rows drawn by the server:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := tb.text("#page-licenses"); !strings.Contains(s, "https://example.com/licence.xml") {
+		t.Errorf("licences without JavaScript %q", s)
+	}
+	tb.shot("usage-nojs-inspector-1280")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/robotskit/robots/internal/target"
 	"github.com/robotskit/robots/internal/textedit"
 	"github.com/robotskit/robots/internal/wire"
+	"github.com/robotskit/robots/usage"
 )
 
 //go:embed ui
@@ -201,7 +202,63 @@ type uiReport struct {
 	Canonical   string        `json:"canonical"`
 	Links       []uiLink      `json:"links"`
 	LinkCount   int           `json:"link_count"`
-	Warnings    []string      `json:"warnings"`
+	// Usage is what the robot may do with the page, purpose by purpose;
+	// Licenses the License lines of its robots.txt.
+	Usage    *usage.Verdicts `json:"usage"`
+	Licenses []string        `json:"license"`
+	Warnings []string        `json:"warnings"`
+}
+
+// A uiUsage is a row of the page's usage: a purpose, what it means, the
+// preference that holds and the statement that says so. app.js's
+// usageRows draws the same rows.
+type uiUsage struct{ Purpose, Meaning, Value, Source string }
+
+// purposeMeanings say what each purpose is, in the order of
+// robots.Purpose (app.js's PURPOSES).
+var purposeMeanings = [robots.NumPurposes]string{
+	robots.Search:  "search results",
+	robots.AIInput: "AI answers and grounding",
+	robots.AITrain: "training AI models",
+}
+
+// UsageRows are the report's usage verdicts, a row per purpose; nil
+// when it has none: no response arrived, or robots.txt keeps the robot
+// from the page (UsageNone says why).
+func (r *uiReport) UsageRows() []uiUsage {
+	if r.Usage == nil || !r.Crawlable {
+		return nil
+	}
+	var rows []uiUsage
+	for p := range robots.NumPurposes {
+		v := r.Usage.For(p)
+		rows = append(rows, uiUsage{Purpose: p.String(), Meaning: purposeMeanings[p], Value: v.Value, Source: usageSourceText(v)})
+	}
+	return rows
+}
+
+// UsageNone says why the report has no usage rows.
+func (r *uiReport) UsageNone() string {
+	if !r.Crawlable {
+		return "None: robots.txt keeps the robot from fetching the page, so no usage preference applies to it."
+	}
+	return "None: no response of the page arrived."
+}
+
+// usageSourceText names the statement of a usage verdict as the page
+// shows it: "robots.txt: Content-Signal line 2", "robots.txt: robots
+// token Google-Extended, line 6", "Content-Usage header"; "nothing
+// stated" for none. app.js's usageSource says the same.
+func usageSourceText(v *usage.Verdict) string {
+	switch {
+	case v.Source == "":
+		return "nothing stated"
+	case v.Line <= 0:
+		return v.Source
+	case strings.HasSuffix(v.Source, " line "+strconv.Itoa(v.Line)):
+		return "robots.txt: " + v.Source
+	}
+	return "robots.txt: " + v.Source + ", line " + strconv.Itoa(v.Line)
 }
 
 // A uiHop is a request of the page fetch.

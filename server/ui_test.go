@@ -35,8 +35,8 @@ func TestUIAllRobots(t *testing.T) {
 
 // TestUIPage: the page inspector's form works without JavaScript: GET
 // /?page= renders the report of GET /api/v1/page as HTML, escaped, with
-// an amber "indexable" for a page robots.txt disallows; errors show in
-// the page.
+// an amber "indexable" for a page robots.txt disallows, and no usage
+// verdict for it; errors show in the page.
 func TestUIPage(t *testing.T) {
 	site := browserSite(t)
 	_, ts := newTest(t, Config{AllowPrivate: true})
@@ -49,6 +49,7 @@ func TestUIPage(t *testing.T) {
 		`<span class="badge warn" title="robots.txt blocks the crawl`, `⚠ indexable from links only`,
 		`id="page-badge-note"`, "Disallowed by line 2: Disallow: /private", `id="page-directives"`,
 		"disallowed (line 2)", "T &lt;b&gt; — ", `value="` + site.URL + `/private/p"`,
+		`<p class="hint" id="page-usage-none">None: robots.txt keeps the robot from fetching the page, so no usage preference applies to it.</p>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the report lacks %q", want)
@@ -57,10 +58,13 @@ func TestUIPage(t *testing.T) {
 	if strings.Contains(body, `"crawlable"`) {
 		t.Error("the report is JSON")
 	}
-	// An allowed page is green.
+	// An allowed page is green; nothing states a usage preference to it.
 	_, _, body = do(t, ts, "GET", "/?"+url.Values{"page": {site.URL + "/x"}}.Encode(), "", "")
 	if !strings.Contains(body, `<span class="badge ok">✓ crawlable</span>`) || strings.Contains(body, "badge warn") {
 		t.Errorf("an allowed page's badges: %s", body)
+	}
+	if strings.Count(body, `<td class="use-none">none</td><td>nothing stated</td>`) != 3 {
+		t.Errorf("an allowed page's usage is not none for each purpose: %s", body)
 	}
 	for _, tt := range []struct{ query, want string }{
 		{"page=", "give the URL of a page"},
@@ -262,5 +266,45 @@ func TestUIBareHost(t *testing.T) {
 	_, _, body = do(t, ts, "GET", "/?page=ftp://example.com/", "", "")
 	if !strings.Contains(body, "robots fetch only http and https URLs") {
 		t.Errorf("page=ftp://…:\n%s", body)
+	}
+}
+
+// TestUIPageUsage: without JavaScript, the page inspector shows what the
+// robot may do with the page, a row per purpose with the statement that
+// says so: robots.txt's Content-Signal line and Google-Extended's
+// Disallow for Googlebot, the page's Content-Usage header for GPTBot's
+// ai-input; the License line of robots.txt; and for a page robots.txt
+// disallows, why there is no usage verdict.
+func TestUIPageUsage(t *testing.T) {
+	site := usageSite(t)
+	_, ts := newTest(t, Config{AllowPrivate: true})
+	usageOf := func(path, robot string) string {
+		t.Helper()
+		_, _, body := do(t, ts, "GET", "/?"+url.Values{"page": {site.URL + path}, "robot": {robot}}.Encode(), "", "")
+		_, report, ok := strings.Cut(body, `id="page-report"`)
+		if !ok {
+			t.Fatalf("%s as %s: no report:\n%s", path, robot, body)
+		}
+		_, block, _ := strings.Cut(report, "<h4>Usage</h4>")
+		block, _, _ = strings.Cut(block, "<h4>Robots directives</h4>")
+		return block
+	}
+	block := usageOf("/article", "Googlebot")
+	for _, want := range []string{
+		`<table id="page-usage">`,
+		`<th scope="row">search <span class="hint">(search results)</span></th><td class="use-yes">yes</td><td>robots.txt: Content-Signal line 2</td>`,
+		`<th scope="row">ai-input <span class="hint">(AI answers and grounding)</span></th><td class="use-no">no</td><td>robots.txt: robots token Google-Extended, line 6</td>`,
+		`<th scope="row">ai-train <span class="hint">(training AI models)</span></th><td class="use-no">no</td><td>robots.txt: Content-Signal line 2</td>`,
+		`<dt>Licence (robots.txt)</dt><dd><span class="url">https://example.com/licence.xml</span></dd>`,
+	} {
+		if !strings.Contains(block, want) {
+			t.Errorf("Googlebot's usage lacks %q:\n%s", want, block)
+		}
+	}
+	if block := usageOf("/article", "GPTBot"); !strings.Contains(block, `<td class="use-no">no</td><td>Content-Usage header</td>`) {
+		t.Errorf("GPTBot's ai-input is not the page's Content-Usage header:\n%s", block)
+	}
+	if block := usageOf("/private/x", "GPTBot"); strings.Contains(block, "page-usage\"") || !strings.Contains(block, "None: robots.txt keeps the robot from fetching the page") {
+		t.Errorf("the usage of a disallowed page:\n%s", block)
 	}
 }

@@ -15,8 +15,9 @@ import (
 // usageRobots is a robots.txt that states usage preferences: the "*"
 // group's Content-Signal line says search yes and ai-train no
 // (contentsignals.org), and a Disallow for Google-Extended withholds
-// Googlebot's fetches from Gemini's training and grounding.
-const usageRobots = "User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private\n\nUser-agent: Google-Extended\nDisallow: /\n"
+// Googlebot's fetches from Gemini's training and grounding; a License
+// line (RSL 1.0) names the licence of the site's content.
+const usageRobots = "User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private\n\nUser-agent: Google-Extended\nDisallow: /\n\nLicense: https://example.com/licence.xml\n"
 
 // usageSite serves usageRobots and pages whose response says
 // "Content-Usage: ai-use=n" (draft-ietf-aipref-attach-05 §2): no AI use

@@ -673,6 +673,58 @@
     ]);
   }
 
+  // ---- Usage preferences ----
+
+  // PURPOSES are the purposes of a usage verdict, in the API's order:
+  // each key, what it means (server/ui.go's purposeMeanings) and its
+  // letter in the tester's cells.
+  var PURPOSES = [['search', 'search results', 'S'], ['ai-input', 'AI answers and grounding', 'I'], ['ai-train', 'training AI models', 'T']];
+
+  // usageSource names the statement of a usage verdict as the page shows
+  // it (server/ui.go's usageSourceText).
+  function usageSource(v) {
+    if (!v.source) return 'nothing stated';
+    if (!v.line) return v.source;
+    if (v.source.slice(-(' line ' + v.line).length) === ' line ' + v.line) return 'robots.txt: ' + v.source;
+    return 'robots.txt: ' + v.source + ', line ' + v.line;
+  }
+
+  // usageStated reports whether a verdict of usage (the API's "usage"
+  // object) names a statement.
+  function usageStated(u) {
+    return !!u && PURPOSES.some(function (p) { return u[p[0]] && u[p[0]].source; });
+  }
+
+  // usageText is the usage verdicts in a sentence: "search yes
+  // (robots.txt: Content-Signal line 2); ai-input none; …".
+  function usageText(u) {
+    return PURPOSES.map(function (p) {
+      var v = u[p[0]] || { value: 'none' };
+      return p[0] + ' ' + v.value + (v.source ? ' (' + usageSource(v) + ')' : '');
+    }).join('; ');
+  }
+
+  // usageLines are the robots.txt lines the usage verdicts name.
+  function usageLines(u) {
+    var ls = [];
+    PURPOSES.forEach(function (p) {
+      var v = u && u[p[0]];
+      if (v && v.line && ls.indexOf(v.line) < 0) ls.push(v.line);
+    });
+    return ls;
+  }
+
+  // usageChips is the usage of a cell of the tester, in a few characters:
+  // S, I and T (search, ai-input, ai-train), each ✓ yes, ✗ no or – none.
+  function usageChips(u) {
+    var mark = { yes: '✓', no: '✗' };
+    return el('span', { class: 'cell-usage', 'aria-hidden': 'true' }, PURPOSES.map(function (p) {
+      var v = u[p[0]] || { value: 'none' };
+      return el('span', { class: 'use use-' + v.value, title: p[0] + ': ' + v.value + (v.source ? ' (' + usageSource(v) + ')' : '') },
+        p[2] + (mark[v.value] || '–'));
+    }));
+  }
+
   // ---- Test URLs ----
 
   function selectedRobots() {
@@ -721,11 +773,13 @@
   }
 
   // matrix draws results as a table, robots down and URLs across; each
-  // cell is a button that shows (and highlights) its deciding line. When
+  // cell is a button that shows (and highlights) its deciding line, and
+  // with withUsage, under an allowed verdict, its usage verdicts in
+  // letters (usageChips). When
   // the URLs do not fit across (a phone, or many URLs), layoutMatrix
   // stacks it: each robot's row becomes a block of URL and verdict
   // pairs, so that every robot and cell shows without scrolling sideways.
-  function matrix(id, robots, urls, results, onPick) {
+  function matrix(id, robots, urls, results, withUsage, onPick) {
     var cell = {};
     results.forEach(function (r, i) {
       // Results come robot by robot, URL by URL.
@@ -741,10 +795,12 @@
           var r = cell[rb + '\n' + u];
           var label = el('span', { class: 'cell-url', 'aria-hidden': 'true' }, breakable(u));
           if (!r) return el('td', null, [label, '?']);
+          var use = withUsage && r.allowed && r.usage;
           var b = el('button', {
             type: 'button', class: 'cell ' + (r.allowed ? 'allowed' : 'disallowed'), 'data-line': r.line || null,
-            'aria-label': rb + ', ' + u + ': ' + verdictText(r)
-          }, [r.allowed ? '✓ allowed' : '✗ blocked', r.line ? el('span', { class: 'cell-line', text: 'line ' + r.line }) : null]);
+            'aria-label': rb + ', ' + u + ': ' + verdictText(r) + (use ? '; usage: ' + usageText(r.usage) : '')
+          }, [r.allowed ? '✓ allowed' : '✗ blocked', r.line ? el('span', { class: 'cell-line', text: 'line ' + r.line }) : null,
+            use ? usageChips(r.usage) : null]);
           if (onPick) {
             b.addEventListener('focus', function () { onPick(r, rb, u); });
             b.addEventListener('click', function () { onPick(r, rb, u); });
@@ -792,13 +848,21 @@
     var summary = 'Tested ' + plural(urls.length, 'URL') + ' for ' + plural(robots.length, 'robot') + ': ' +
       plural(blocked, 'disallowed pair') + '.';
     out.appendChild(el('p', { class: 'summary', id: 'test-summary' }, summary + ' Focus or click a cell to see the line that decides.'));
+    // What the file lets the robots do with what they fetch, when it
+    // states anything (the API's "usage" of each result).
+    var withUsage = results.some(function (r) { return usageStated(r.usage); });
+    if (withUsage) {
+      out.appendChild(el('p', { class: 'hint', id: 'test-usage-key' }, 'Under each allowed verdict, what the file lets the robot do with what it fetches: ' +
+        'S search, I ai-input (AI answers and grounding), T ai-train; ✓ yes, ✗ no, – nothing stated. Pick a cell to see who says so.'));
+    }
     var grid = el('div', { class: 'side-by-side tester' });
     var detail = el('p', { id: 'test-detail', class: 'detail', 'aria-live': 'polite' }, 'Pick a cell.');
     var lines = splitLines(c.text);
     var file = lines.length ? renderFile(lines, null, 't-L', 'test-file') : el('p', { class: 'hint', text: 'The file is empty: every robot may fetch everything.' });
-    grid.appendChild(el('div', null, [matrix('test-matrix', robots, urls, results, function (r, rb, u) {
-      detail.textContent = rb + ' on ' + u + ': ' + verdictText(r) + '.';
-      highlight(r.line ? [r.line] : []);
+    grid.appendChild(el('div', null, [matrix('test-matrix', robots, urls, results, withUsage, function (r, rb, u) {
+      var use = withUsage && r.allowed && r.usage;
+      detail.textContent = rb + ' on ' + u + ': ' + verdictText(r) + '.' + (use ? ' Usage: ' + usageText(r.usage) + '.' : '');
+      highlight((r.line ? [r.line] : []).concat(use ? usageLines(r.usage) : []));
     }), detail]));
     grid.appendChild(el('section', { class: 'pane', 'aria-labelledby': 'h-test-file' }, [el('h3', { id: 'h-test-file', text: 'The file' }), file]));
     out.appendChild(grid);
@@ -942,6 +1006,17 @@
     return busy('page', $('#page-submit'), p);
   }
 
+  // usageRows are a page report's usage verdicts, a row per purpose;
+  // null when it has none: no response arrived, or robots.txt keeps the
+  // robot from the page (server/ui.go's UsageRows).
+  function usageRows(rep) {
+    if (!rep.usage || !rep.crawlable) return null;
+    return PURPOSES.map(function (p) {
+      var v = rep.usage[p[0]] || { value: 'none' };
+      return { purpose: p[0], meaning: p[1], value: v.value, source: usageSource(v) };
+    });
+  }
+
   function renderPage(out, rep) {
     clear(out);
     var box = el('section', { id: 'page-report', 'aria-labelledby': 'h-page-report' });
@@ -978,6 +1053,23 @@
           el('span', { class: 'url', text: h.url }), h.location ? ' → ' : '', h.location ? el('span', { class: 'url', text: h.location }) : null, ' ',
           el('span', { class: h.allowed ? 'hint' : 'error', text: h.allowed ? '(allowed)' : '(disallowed' + (h.line ? ' by line ' + h.line : '') + ')' })]);
       })));
+    }
+    box.appendChild(el('h4', { text: 'Usage' }));
+    var rows = usageRows(rep);
+    if (!rows) box.appendChild(el('p', { class: 'hint', id: 'page-usage-none', text: rep.crawlable ? 'None: no response of the page arrived.' : 'None: robots.txt keeps the robot from fetching the page, so no usage preference applies to it.' }));
+    else {
+      box.appendChild(el('div', { class: 'scroll' }, el('table', { id: 'page-usage' }, [
+        el('thead', null, el('tr', null, ['Purpose', 'Preference', 'Stated by'].map(function (h) { return el('th', { scope: 'col', text: h }); }))),
+        el('tbody', null, rows.map(function (r) {
+          return el('tr', null, [el('th', { scope: 'row' }, [r.purpose, ' ', el('span', { class: 'hint', text: '(' + r.meaning + ')' })]),
+            el('td', { class: 'use-' + r.value, text: r.value }), el('td', { text: r.source })]);
+        }))
+      ])));
+    }
+    if (rep.license && rep.license.length) {
+      var lic = dl(rep.license.map(function (l) { return ['Licence (robots.txt)', el('span', { class: 'url', text: l })]; }));
+      lic.id = 'page-licenses';
+      box.appendChild(lic);
     }
     box.appendChild(el('h4', { text: 'Robots directives' }));
     var ds = rep.directives || [];
