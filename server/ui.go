@@ -205,7 +205,7 @@ type uiReport struct {
 	// Usage is what the robot may do with the page, purpose by purpose;
 	// Licenses the License lines of its robots.txt.
 	Usage    *usage.Verdicts `json:"usage"`
-	Licenses []string        `json:"license"`
+	Licenses []string        `json:"licenses"`
 	Warnings []string        `json:"warnings"`
 }
 

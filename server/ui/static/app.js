@@ -1066,8 +1066,8 @@
         }))
       ])));
     }
-    if (rep.license && rep.license.length) {
-      var lic = dl(rep.license.map(function (l) { return ['Licence (robots.txt)', el('span', { class: 'url', text: l })]; }));
+    if (rep.licenses && rep.licenses.length) {
+      var lic = dl(rep.licenses.map(function (l) { return ['Licence (robots.txt)', el('span', { class: 'url', text: l })]; }));
       lic.id = 'page-licenses';
       box.appendChild(lic);
     }
