@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/robotskit/robots/scan"
@@ -601,24 +603,92 @@ func TestRunListBaseHTTP(t *testing.T) {
 
 // TestRunDownloadStalls: a download during which nothing arrives for
 // IdleTimeout is dropped and resumed with a Range request (RFC 9110
-// §14.2); its rows are all there, once each.
+// §14.2); its rows are all there, once each. The download goes over
+// in-memory connections on synctest's fake clock, which moves only while
+// every goroutine waits: the idle time is counted from the last byte
+// read, never from a byte that a loaded machine was slow to read.
 func TestRunDownloadStalls(t *testing.T) {
 	var data strings.Builder
 	for i := range 100 {
 		fmt.Fprintf(&data, `{"url": "https://h%d.example/robots.txt", "status": 404}`+"\n", i)
 	}
-	srv := &bucket{files: map[string][]byte{"/s.jsonl": []byte(data.String())}, stall: map[string]bool{"/s.jsonl": true}}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	tl := &told{t: t}
-	rows, res := runRows(t, tl.hook(&scan.Job{Inputs: []string{ts.URL + "/s.jsonl"}, RetryDelay: time.Millisecond, IdleTimeout: 100 * time.Millisecond}))
-	if tl.errs != nil || res.Failed != 0 || len(rows) != 100 || rows[99].Host != "h99.example" {
-		t.Errorf("told %q, result %+v, %d rows", tl.errs, res, len(rows))
-	}
-	if want := fmt.Sprintf("/s.jsonl bytes=%d-", data.Len()/2); !slices.Equal(srv.ranges, []string{want}) {
-		t.Errorf("Range requests %q, want %q", srv.ranges, want)
+	synctest.Test(t, func(t *testing.T) {
+		srv := &bucket{files: map[string][]byte{"/s.jsonl": []byte(data.String())}, stall: map[string]bool{"/s.jsonl": true}}
+		tl := &told{t: t}
+		const idle, retry = 100 * time.Millisecond, time.Millisecond
+		start := time.Now()
+		rows, res := runRows(t, tl.hook(&scan.Job{Inputs: []string{"http://bucket.test/s.jsonl"}, Client: pipeClient(t, srv),
+			RetryDelay: retry, IdleTimeout: idle}))
+		if tl.errs != nil || res.Failed != 0 || len(rows) != 100 || rows[99].Host != "h99.example" {
+			t.Errorf("told %q, result %+v, %d rows", tl.errs, res, len(rows))
+		}
+		if want := fmt.Sprintf("/s.jsonl bytes=%d-", data.Len()/2); !slices.Equal(srv.ranges, []string{want}) {
+			t.Errorf("Range requests %q, want %q", srv.ranges, want)
+		}
+		if took := time.Since(start); took != idle+retry {
+			t.Errorf("the run took %v, want the idle time and the delay before the retry, %v", took, idle+retry)
+		}
+	})
+}
+
+// pipeClient returns a client that sends every request to h, whatever the
+// URL's host, over in-memory connections (net.Pipe), for a synctest
+// bubble: it looks up no name, and a wait on a connection is durably
+// blocked, so that the bubble's fake clock runs to the next deadline. The
+// server and its connections close when t ends.
+func pipeClient(t *testing.T, h http.Handler) *http.Client {
+	t.Helper()
+	l := &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(l)
+	tr := &http.Transport{DialContext: l.dial}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		srv.Close()
+	})
+	return &http.Client{Transport: tr}
+}
+
+// A pipeListener hands the server end of each connection that dial makes
+// to the server's Accept.
+type pipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
 	}
 }
+
+func (l *pipeListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+
+func (l *pipeListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
 
 // TestRunDownloadsAtOnce: at most MaxDownloads URL inputs are streamed at
 // once, whatever Workers is.
@@ -825,34 +895,38 @@ func TestProgressString(t *testing.T) {
 
 // TestRunProgress: OnProgress is given the run's state every
 // ProgressEvery while it runs, one callback at a time, and never after
-// Run returns.
+// Run returns. The downloads go over in-memory connections on synctest's
+// fake clock: the server's 200 ms of delay are ten progress intervals,
+// however loaded the machine, and a callback late after Run would run
+// before the fake clock moves on.
 func TestRunProgress(t *testing.T) {
-	srv := &bucket{files: map[string][]byte{"/a.jsonl": []byte(`{"url": "https://a.example/robots.txt", "status": 404}` + "\n")},
-		delay: 200 * time.Millisecond}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	tl := &told{t: t}
-	var returned atomic.Bool
-	job := tl.hook(&scan.Job{Inputs: []string{ts.URL + "/a.jsonl", ts.URL + "/missing.jsonl"}, ProgressEvery: 20 * time.Millisecond})
-	job.OnProgress = func(p scan.Progress) {
-		defer tl.enter()()
-		if returned.Load() {
-			t.Error("OnProgress after Run returned")
+	synctest.Test(t, func(t *testing.T) {
+		srv := &bucket{files: map[string][]byte{"/a.jsonl": []byte(`{"url": "https://a.example/robots.txt", "status": 404}` + "\n")},
+			delay: 200 * time.Millisecond}
+		tl := &told{t: t}
+		var returned atomic.Bool
+		job := tl.hook(&scan.Job{Inputs: []string{"http://bucket.test/a.jsonl", "http://bucket.test/missing.jsonl"}, Client: pipeClient(t, srv),
+			ProgressEvery: 20 * time.Millisecond})
+		job.OnProgress = func(p scan.Progress) {
+			defer tl.enter()()
+			if returned.Load() {
+				t.Error("OnProgress after Run returned")
+			}
+			tl.status = append(tl.status, p)
 		}
-		tl.status = append(tl.status, p)
-	}
-	rows, res := runRows(t, job)
-	returned.Store(true)
-	time.Sleep(50 * time.Millisecond)
-	if len(rows) != 1 || res.Failed != 1 || len(tl.errs) != 1 {
-		t.Fatalf("%d rows, result %+v, told %q", len(rows), res, tl.errs)
-	}
-	if len(tl.status) < 2 {
-		t.Fatalf("progress told %d times, want several", len(tl.status))
-	}
-	if p := tl.status[0]; p.Inputs != 2 || p.Size != -1 || p.Done != 0 {
-		t.Errorf("first progress %+v", p)
-	}
+		rows, res := runRows(t, job)
+		returned.Store(true)
+		time.Sleep(50 * time.Millisecond)
+		if len(rows) != 1 || res.Failed != 1 || len(tl.errs) != 1 {
+			t.Fatalf("%d rows, result %+v, told %q", len(rows), res, tl.errs)
+		}
+		if len(tl.status) < 2 {
+			t.Fatalf("progress told %d times, want several", len(tl.status))
+		}
+		if p := tl.status[0]; p.Inputs != 2 || p.Size != -1 || p.Done != 0 {
+			t.Errorf("first progress %+v", p)
+		}
+	})
 }
 
 // TestRunInterrupted: when ctx is done, Run returns its error; with an
@@ -862,19 +936,29 @@ func TestRunInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	runTree(t, dir, runSites)
 	out := filepath.Join(dir, "out")
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	requested := make(chan struct{}, 1)
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case requested <- struct{}{}:
+		default:
+		}
+		<-r.Context().Done()
+	}))
 	defer hang.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	go func() {
-		// Once the file is done, the URL hangs: interrupt then.
+		// Once the file is done and the URL's request hangs, interrupt.
 		for {
 			if st, err := os.Stat(filepath.Join(out, scan.ManifestName)); err == nil && st.Size() > 0 {
-				time.Sleep(50 * time.Millisecond)
-				cancel()
-				return
+				break
 			}
 			time.Sleep(10 * time.Millisecond)
+		}
+		select {
+		case <-requested:
+			cancel()
+		case <-ctx.Done():
 		}
 	}()
 	tl := &told{t: t}
