@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/publicsuffix"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/lint"
 	"github.com/robotskit/robots/syntax"
+	"github.com/robotskit/robots/usage"
 )
 
 // Analyze reads one capture and returns its row. It reads nothing but c
@@ -68,7 +70,11 @@ import (
 // (robots.Rules.Groups); Rules the Allow and Disallow lines inside groups,
 // those after the first User-agent line; Sitemaps every Sitemap line. Agents holds every
 // User-agent value in file order: as written, ASCII lower-cased, and its
-// RFC 9309 product token (robots.LineToken).
+// RFC 9309 product token (robots.LineToken). ContentSignal, ContentUsage
+// and License hold the values of the Content-Signal, Content-Usage and
+// License lines as written, in file order, those the root package reads
+// as such lines (syntax.ContentSignal, syntax.ContentUsage,
+// syntax.License), in a group or not.
 //
 // Robots holds a verdict for each robot of o.Robots, in order. Under its
 // fetch policy's outcome, as at a first fetch (fetch.Policy.First):
@@ -82,8 +88,14 @@ import (
 // reads it for the robot's agent (agents.Robot.Reader): its state, how it
 // found its group, the line of the rule that decides "/" and its group's
 // first line, the same object robots audit, robots compare and the API
-// report. CrawlDelay is the group's Crawl-delay in seconds. A revisit record has no body to read: its row
-// has no verdicts (Robots is nil) and is not checked.
+// report. CrawlDelay is the group's Crawl-delay in seconds. AITrain is
+// the ai-train verdict of usage.Decide for "/", for the robot's agent
+// under the same compiled rules, with no response: the file's
+// Content-Usage and Content-Signal lines of the robot's groups and the
+// usage control tokens that govern it (Google-Extended for Googlebot);
+// "none" when it may not crawl "/", and under the outcomes that ignore
+// the file. A revisit record has no body to read: its row has no
+// verdicts (Robots is nil) and is not checked.
 //
 // Lint, when o.Lint is set, holds the distinct codes lint.RunContext
 // reports for the file and the recorded response (its status, Location,
@@ -124,9 +136,12 @@ type analyzer struct {
 	// tests turn it off to check that it changes nothing.
 	shortcut bool
 	names    map[string]struct{} // lower-cased product tokens and whole names of the User-agent values
-	starDone [slots][2]bool
-	starV    [slots][2]Verdict // by profile and IgnoreGlobal
-	memo     []memoEntry       // the verdicts of the robots read by their own groups
+	// namesControl is 1 when a User-agent line may name a usage control
+	// token, -1 when none may, 0 until worked out.
+	namesControl int8
+	starDone     [slots][2]bool
+	starV        [slots][2]Verdict // by profile and IgnoreGlobal
+	memo         []memoEntry       // the verdicts of the robots read by their own groups
 	// analyzer, when not nil, keeps the facts of the bodies it read.
 	analyzer *Analyzer
 }
@@ -293,6 +308,13 @@ func (a *analyzer) readFile() {
 			}
 		case syntax.Sitemap:
 			row.Sitemaps++ // RFC 9309 §2.2.4: a Sitemap line belongs to no group
+		case syntax.ContentSignal:
+			// A copy, so that the row does not keep the body alive.
+			row.ContentSignal = append(row.ContentSignal, strings.Clone(f.Text(l.Value)))
+		case syntax.ContentUsage:
+			row.ContentUsage = append(row.ContentUsage, strings.Clone(f.Text(l.Value)))
+		case syntax.License:
+			row.License = append(row.License, strings.Clone(f.Text(l.Value)))
 		}
 	}
 	// The groups as Google reads them: robots.Rules.Groups.
@@ -334,16 +356,19 @@ func (a *analyzer) verdicts() {
 func (a *analyzer) verdict(rb *agents.Robot) Verdict {
 	pol := a.policy(rb.Fetch)
 	if acc, _ := pol.First(a.outcomes[pol]); acc != fetch.AccessRules {
-		return verdictFrom(acc.For(nil, robots.Agent{}), 0)
+		v := verdictFrom(acc.For(nil, robots.Agent{}), 0)
+		v.AITrain = noFileAITrain()
+		return v
 	}
 	agent, prof := rb.Reader()
 	if int(prof) >= slots {
 		prof = robots.Google
 	}
 	rules := a.compiled(prof)
-	if a.shortcut && namesByToken(prof) && !a.mayName(rb) {
-		// No User-agent line names any of its tokens: the robot reads
-		// the "*" groups, as every other such robot of its profile.
+	if a.shortcut && namesByToken(prof) && !a.mayName(rb) && !a.mayNameControl(rb) {
+		// No User-agent line names any of its tokens, or of the control
+		// tokens that govern it: the robot reads the "*" groups, as
+		// every other such robot of its profile.
 		ig := 0
 		if rb.IgnoresGlobal {
 			ig = 1
@@ -366,7 +391,8 @@ func (a *analyzer) verdict(rb *agents.Robot) Verdict {
 }
 
 // decide returns the verdict of the robot ag under rules: its access
-// (robots.Rules.Access) and its group's Crawl-delay.
+// (robots.Rules.Access), its group's Crawl-delay and the ai-train verdict
+// of "/" (usage.Decide, with no response).
 func (a *analyzer) decide(rules *robots.Rules, ag robots.Agent) Verdict {
 	var delay float64
 	if g, ok := rules.Group(ag); ok {
@@ -374,7 +400,84 @@ func (a *analyzer) decide(rules *robots.Rules, ag robots.Agent) Verdict {
 			delay = d.Seconds()
 		}
 	}
-	return verdictFrom(rules.Access(ag), delay)
+	v := verdictFrom(rules.Access(ag), delay)
+	v.AITrain = usage.Decide(rules, usage.Robot{Agent: ag}, "/", nil).Usage.AITrain.Value
+	return v
+}
+
+// noFileAITrain is the ai-train verdict of a robot that reads no file:
+// what usage.Decide says of "/" with no robots.txt. Under complete
+// disallow, the other outcome that ignores the file, nothing may be
+// crawled and there is no preference either (draft-ietf-aipref-attach-05
+// §3.1).
+var noFileAITrain = sync.OnceValue(func() string {
+	return usage.Decide(nil, usage.Robot{}, "/", nil).Usage.AITrain.Value
+})
+
+// controlTokens holds, by lower-cased registry token, the usage control
+// tokens that govern the robot (agents.ControlsFor), for the robots that
+// some control governs; and every control token.
+var controlTokens = sync.OnceValues(func() (map[string][]string, []string) {
+	m := map[string][]string{}
+	var all []string
+	for _, r := range agents.All() {
+		if r.Controls != nil {
+			all = append(all, r.Token)
+		}
+		for _, c := range agents.ControlsFor(r.Token) {
+			k := string(appendLower(nil, r.Token))
+			m[k] = append(m[k], c.Token)
+		}
+	}
+	return m, all
+})
+
+// mayNameControl reports whether the ai-train verdict of rb may differ
+// from that of the "*" groups when no User-agent line names rb: when a
+// control token governs rb (usage.Decide reads the control's groups) and
+// a User-agent line may name the control, or rb skips the "*" groups
+// that the control, unnamed, reads. A control that no line names reads
+// the "*" groups, as rb does: it disallows "/" only where rb may not
+// crawl it, and then there is no preference to give.
+func (a *analyzer) mayNameControl(rb *agents.Robot) bool {
+	if !rb.IgnoresGlobal && !a.mayNameAnyControl() {
+		return false // the common case, worked out once a file
+	}
+	var buf [64]byte
+	if len(rb.Token) > len(buf) {
+		return true
+	}
+	governs, _ := controlTokens()
+	cs := governs[string(appendLower(buf[:0], rb.Token))]
+	if len(cs) == 0 {
+		return false
+	}
+	if rb.IgnoresGlobal {
+		return true
+	}
+	for _, t := range cs {
+		if a.named(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayNameAnyControl reports whether a User-agent line may name a usage
+// control token of the registry, working it out once.
+func (a *analyzer) mayNameAnyControl() bool {
+	if a.namesControl == 0 {
+		a.namesControl = -1
+		if _, all := controlTokens(); len(a.nameSet()) > 0 {
+			for _, t := range all {
+				if a.named(t) {
+					a.namesControl = 1
+					break
+				}
+			}
+		}
+	}
+	return a.namesControl > 0
 }
 
 // verdictFrom is the row's form of an access: its words, as strings that
@@ -422,18 +525,7 @@ func namesByToken(p robots.Profile) bool {
 // the robot's tokens: whether its product token or its whole name equals
 // one, ignoring ASCII case. It errs on the side of yes.
 func (a *analyzer) mayName(rb *agents.Robot) bool {
-	if a.names == nil {
-		a.names = make(map[string]struct{}, 2*len(a.row.Agents))
-		for _, av := range a.row.Agents {
-			if n := len(av.Token); n > 0 {
-				a.names[av.Lower[:n]] = struct{}{}
-			}
-			if w := wholeName(av.Lower); w != "" {
-				a.names[w] = struct{}{}
-			}
-		}
-	}
-	if len(a.names) == 0 {
+	if len(a.nameSet()) == 0 {
 		return false
 	}
 	if a.named(rb.Token) {
@@ -445,6 +537,23 @@ func (a *analyzer) mayName(rb *agents.Robot) bool {
 		}
 	}
 	return false
+}
+
+// nameSet returns the lower-cased product tokens and whole names of the
+// User-agent values, working them out once.
+func (a *analyzer) nameSet() map[string]struct{} {
+	if a.names == nil {
+		a.names = make(map[string]struct{}, 2*len(a.row.Agents))
+		for _, av := range a.row.Agents {
+			if n := len(av.Token); n > 0 {
+				a.names[av.Lower[:n]] = struct{}{}
+			}
+			if w := wholeName(av.Lower); w != "" {
+				a.names[w] = struct{}{}
+			}
+		}
+	}
+	return a.names
 }
 
 func (a *analyzer) named(t string) bool {

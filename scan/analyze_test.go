@@ -36,24 +36,29 @@ func testRobots(t testing.TB) []agents.Robot {
 	return append(rbs, agents.Robot{Token: "OldBot", Profile: "draft1996", Fetch: "draft1996"})
 }
 
-// verdicts builds the Verdicts of testRobots from "state via line" strings.
+// verdicts builds the Verdicts of testRobots from "state via line
+// [group [crawl-delay|- [ai-train]]]" strings; ai-train is "none" unless
+// given.
 func testVerdicts(vs ...string) []Verdict {
 	names := []string{"GPTBot", "Googlebot", "Googlebot-Image", "AdsBot-Google", "YandexBot", "bingbot", "OldBot"}
 	out := make([]Verdict, len(vs))
 	for i, s := range vs {
-		var v Verdict
+		v := Verdict{AITrain: "none"}
 		f := strings.Fields(s)
 		v.Robot, v.State, v.Via = names[i], f[0], f[1]
 		v.Line, _ = strconv.Atoi(f[2])
 		if len(f) > 3 {
 			v.Group, _ = strconv.Atoi(f[3])
 		}
-		if len(f) > 4 {
+		if len(f) > 4 && f[4] != "-" {
 			d, err := time.ParseDuration(f[4])
 			if err != nil {
 				panic(err)
 			}
 			v.CrawlDelay = d.Seconds()
+		}
+		if len(f) > 5 {
+			v.AITrain = f[5]
 		}
 		out[i] = v
 	}
@@ -112,14 +117,17 @@ func TestAnalyze(t *testing.T) {
 	}, {
 		// Googlebot-Image obeys Googlebot's group when none names it
 		// (Google's crawler documentation); an empty Disallow forbids
-		// nothing (RFC 9309 §2.2.2).
+		// nothing (RFC 9309 §2.2.2). Google-Extended, named by no group,
+		// follows "*" (Google's crawler documentation): its Disallow: /
+		// withholds what Googlebot and Googlebot-Image may fetch from
+		// training (usage.Decide).
 		name: "fallback, empty disallow, partly",
 		c: Capture{Status: 200, Body: []byte("User-agent: googlebot\nDisallow: /search\n\nUser-agent: *\nDisallow: /\n\n" +
 			"User-agent: YandexBot\nDisallow:\n")},
 		want: Row{Status: 200, Bytes: 100, Outcomes: allOutcomes("rules"), Directives: keyCounts("user-agent", 3, "disallow", 3),
 			Groups: 3, Rules: 3,
 			Agents: []AgentValue{agentValue("googlebot", "googlebot", "googlebot", 1), agentValue("*", "*", "", 4), agentValue("YandexBot", "yandexbot", "YandexBot", 7)},
-			Robots: testVerdicts("blocked star 5 4", "partly named 0 1", "partly fallback 0 1", "open none 0 0", "open named 8 7", "blocked star 5 4", "blocked star 5 4")},
+			Robots: testVerdicts("blocked star 5 4", "partly named 0 1 - no", "partly fallback 0 1 - no", "open none 0 0", "open named 8 7", "blocked star 5 4", "blocked star 5 4")},
 	}, {
 		name: "AdsBot ignores *, named group",
 		c:    Capture{Status: 200, Body: []byte("User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\nDisallow: /ads/\nAllow: /\n")},
@@ -218,6 +226,50 @@ func TestAnalyze(t *testing.T) {
 			Groups: 3, Rules: 3,
 			Agents: []AgentValue{agentValue("Yandex", "yandex", "Yandex", 1), agentValue("Googlebot", "googlebot", "Googlebot", 5), agentValue("Googlebot-Image", "googlebot-image", "Googlebot-Image", 7)},
 			Robots: testVerdicts("open none 0 0", "blocked named 6 5", "open named 8 7", "open none 0 0", "open fallback 0 1", "open none 0 0", "open none 0 0")},
+	}, {
+		// Usage preferences (issue 29): the lines as written, in file
+		// order, License outside any group included; ai-train for "/" as
+		// usage.Decide gives it. GPTBot's own group says yes; the "*"
+		// group's Content-Signal says no to Googlebot, which
+		// Google-Extended's Disallow withholds from training as well, and
+		// to Googlebot-Image; Googlebot's group, read through
+		// Content-Usage's longest match, says nothing of "/" but
+		// Google-Extended still says no. AdsBot-Google skips "*" and
+		// Google-Extended does not govern it: none. A robot that may not
+		// crawl "/" (bingbot) has no preference, and OldBot's 1996 reading
+		// finds "*" with its Content-Signal.
+		name: "usage lines",
+		c: Capture{Status: 200, Body: []byte("License: https://example.co.uk/license.xml\n" +
+			"User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private/\n\n" +
+			"User-agent: GPTBot\nContent-Usage: train-ai=y\nAllow: /\n\n" +
+			"User-agent: Googlebot\nContent-Usage: /news/ train-ai=y\nAllow: /\n\n" +
+			"User-agent: Google-Extended\nDisallow: /\n\nUser-agent: bingbot\nContent-Signal: ai-train=yes\nDisallow: /\n" +
+			"License: https://example.co.uk/more.xml\n")},
+		want: Row{Status: 200, Bytes: 380, Outcomes: allOutcomes("rules"),
+			Directives: keyCounts("license", 2, "user-agent", 5, "content-signal", 2, "disallow", 3, "content-usage", 2, "allow", 2),
+			Groups:     5, Rules: 5,
+			Agents: []AgentValue{agentValue("*", "*", "", 2), agentValue("GPTBot", "gptbot", "GPTBot", 6), agentValue("Googlebot", "googlebot", "Googlebot", 10),
+				agentValue("Google-Extended", "google-extended", "Google-Extended", 14), agentValue("bingbot", "bingbot", "bingbot", 17)},
+			ContentSignal: []string{"search=yes, ai-train=no", "ai-train=yes"},
+			ContentUsage:  []string{"train-ai=y", "/news/ train-ai=y"},
+			License:       []string{"https://example.co.uk/license.xml", "https://example.co.uk/more.xml"},
+			Robots: testVerdicts("open named 8 6 - yes", "open named 12 10 - no", "open fallback 12 10 - no", "open none 0 0",
+				"partly star 0 2 - no", "blocked named 19 17", "partly star 0 2 - no")},
+	}, {
+		// A file that names Google-Extended and not Googlebot: Googlebot
+		// reads "*", which says yes, but the control token's group says
+		// no for Google's crawlers (and not for AdsBot-Google, which it
+		// does not govern); the "*" shortcut must not give Googlebot the
+		// verdict of the robots the file does not name.
+		name: "control token only",
+		c:    Capture{Status: 200, Body: []byte("User-agent: Google-Extended\nDisallow: /\n\nUser-agent: *\nContent-Signal: ai-train=yes\nAllow: /\n")},
+		want: Row{Status: 200, Bytes: 93, Outcomes: allOutcomes("rules"),
+			Directives: keyCounts("user-agent", 2, "disallow", 1, "content-signal", 1, "allow", 1),
+			Groups:     2, Rules: 2,
+			Agents:        []AgentValue{agentValue("Google-Extended", "google-extended", "Google-Extended", 1), agentValue("*", "*", "", 4)},
+			ContentSignal: []string{"ai-train=yes"},
+			Robots: testVerdicts("open star 6 4 - yes", "open star 6 4 - no", "open star 6 4 - no", "open none 0 0",
+				"open star 6 4 - yes", "open star 6 4 - yes", "open star 6 4 - yes")},
 	}, {
 		name: "revisit",
 		c:    Capture{Status: 200, Revisit: true, Truncated: true},
@@ -385,7 +437,8 @@ func TestAnalyzeWholeName(t *testing.T) {
 	}
 	c := &Capture{Status: 200, Body: []byte("User-agent: MJ12bot/v1.4\nDisallow: /\n\nUser-agent: gptbot/1.0 (+https://openai.com/gptbot)\nDisallow: /x\n")}
 	r := Analyze(c, &Options{Robots: rbs})
-	want := []Verdict{{Robot: "MJ12bot", State: "blocked", Via: "named", Line: 2, Group: 1}, {Robot: "GPTBot", State: "partly", Via: "named", Group: 4}}
+	want := []Verdict{{Robot: "MJ12bot", State: "blocked", Via: "named", Line: 2, Group: 1, AITrain: "none"},
+		{Robot: "GPTBot", State: "partly", Via: "named", Group: 4, AITrain: "none"}}
 	if !reflect.DeepEqual(r.Robots, want) {
 		t.Errorf("Robots = %+v, want %+v", r.Robots, want)
 	}
@@ -405,11 +458,11 @@ func TestAnalyzeShared(t *testing.T) {
 	c := &Capture{Status: 200, Body: []byte("User-agent: Yandex\nDisallow: /a\nCrawl-delay: 3\n\nUser-agent: *\nDisallow: /\n")}
 	r := Analyze(c, &Options{Robots: rbs})
 	want := []Verdict{
-		{Robot: "YandexBot", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3},
-		{Robot: "YandexImages", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3},
-		{Robot: "GPTBot", State: "blocked", Via: "star", Line: 6, Group: 5},
-		{Robot: "ClaudeBot", State: "blocked", Via: "star", Line: 6, Group: 5},
-		{Robot: "YandexBot", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3},
+		{Robot: "YandexBot", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3, AITrain: "none"},
+		{Robot: "YandexImages", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3, AITrain: "none"},
+		{Robot: "GPTBot", State: "blocked", Via: "star", Line: 6, Group: 5, AITrain: "none"},
+		{Robot: "ClaudeBot", State: "blocked", Via: "star", Line: 6, Group: 5, AITrain: "none"},
+		{Robot: "YandexBot", State: "partly", Via: "fallback", Group: 1, CrawlDelay: 3, AITrain: "none"},
 	}
 	if !reflect.DeepEqual(r.Robots, want) {
 		t.Errorf("Robots = %+v\nwant %+v", r.Robots, want)
@@ -532,9 +585,11 @@ func FuzzAnalyze(f *testing.F) {
 		"<!DOCTYPE html><html><body>User-agent: *<br>Disallow: /</body></html>",
 		"useragent: applebot\ndisalow: /\nUser agent googlebot-news\nDisallow /n\n",
 		"User-agent: *\r\nDisallow: /*.php$\r\nAllow: /a/index.html\r\nSitemap: x\rFoo: bar\x00baz\n",
+		"User-agent: Google-Extended\nDisallow: /\n\nUser-agent: Applebot-Extended\nDisallow: /x\n\nUser-agent: *\nContent-Signal: ai-train=yes\n",
+		"License: https://a.example/l\nUser-agent: GPTBot\nContent-Usage: /a train-ai=n\nContent-Usage: train-ai=y\nUser-agent: *\nContent-Signal: search=no\nCONTENT-SIGNAL ai-train=no\nlicense:\n",
 	}
 	for i, s := range bodies {
-		f.Add([]byte(s), []int{200, 404, 503, 301, 0, 403, 429, 203, 500, 200}[i], "text/plain", "/moved", i%3 == 0)
+		f.Add([]byte(s), []int{200, 404, 503, 301, 0, 403, 429, 203, 500, 200, 200, 200}[i], "text/plain", "/moved", i%3 == 0)
 	}
 	rbs, err := SelectRobots("")
 	if err != nil {
@@ -549,6 +604,7 @@ func FuzzAnalyze(f *testing.F) {
 		agents.Robot{Token: "Strict", Profile: "strict1994", Fetch: "nosuchpolicy"})
 	o := &Options{Robots: rbs}
 	states := map[string]bool{"blocked": true, "partly": true, "open": true}
+	usages := map[string]bool{"yes": true, "no": true, "none": true}
 	vias := map[string]bool{"named": true, "fallback": true, "star": true, "none": true}
 	f.Fuzz(func(t *testing.T, body []byte, status int, ct, loc string, lint bool) {
 		if len(body) > MaxBody {
@@ -575,6 +631,9 @@ func FuzzAnalyze(f *testing.F) {
 			if (v.Via == "none") != (v.Group == 0) || v.Via == "none" && v.Line != 0 {
 				t.Fatalf("verdict %+v: a line without a group, or a group without a line", v)
 			}
+			if !usages[v.AITrain] || v.State == "blocked" && v.AITrain != "none" {
+				t.Fatalf("verdict %+v: ai_train", v)
+			}
 		}
 		n := 0
 		for _, d := range r.Directives {
@@ -585,6 +644,19 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		if r.Rules+r.Sitemaps+len(r.Agents) > n || r.Groups > len(r.Agents) {
 			t.Fatalf("%d rules, %d sitemaps, %d agents, %d groups for %d directive lines", r.Rules, r.Sitemaps, len(r.Agents), r.Groups, n)
+		}
+		// The usage lines are those the directive counts count under
+		// their keys, which the summary's usage-line table reads.
+		for key, list := range map[string][]string{"content-signal": r.ContentSignal, "content-usage": r.ContentUsage, "license": r.License} {
+			count := 0
+			for _, d := range r.Directives {
+				if d.Key == key {
+					count = d.Count
+				}
+			}
+			if count != len(list) {
+				t.Fatalf("%d %s lines, %d values: %q", count, key, len(list), list)
+			}
 		}
 		if _, err := json.Marshal(r); err != nil {
 			t.Fatal(err)

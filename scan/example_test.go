@@ -67,8 +67,8 @@ func ExampleNewWriter() {
 	w.Write(&row)
 	w.Close()
 	// Output:
-	// url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,encoding,bom,GPTBot_state,GPTBot_via,GPTBot_line,lint
-	// https://example.com/robots.txt,example.com,example.com,,200,,,false,30,false,1,1,0,utf-8,false,partly,star,0,
+	// url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,encoding,bom,content_signal,content_usage,license,GPTBot_state,GPTBot_via,GPTBot_line,GPTBot_ai_train,lint
+	// https://example.com/robots.txt,example.com,example.com,,200,,,false,30,false,1,1,0,utf-8,false,,,,partly,star,0,none,
 }
 
 // Run is the batch engine of `robots scan`: here it reads JSON lines from
@@ -102,9 +102,9 @@ not json
 	fmt.Println(told)
 	fmt.Printf("%d captures, %d of %d inputs with errors, %d sites\n", res.Captures, res.Failed, res.Inputs, res.Summary.Sites)
 	// Output:
-	// url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,encoding,bom,GPTBot_state,GPTBot_via,GPTBot_line,lint
-	// https://a.example/robots.txt,a.example,a.example,,200,,,false,31,false,1,1,0,utf-8,false,blocked,named,2,
-	// https://b.example/robots.txt,b.example,b.example,,404,,,false,0,false,0,0,0,,false,open,none,0,
+	// url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,encoding,bom,content_signal,content_usage,license,GPTBot_state,GPTBot_via,GPTBot_line,GPTBot_ai_train,lint
+	// https://a.example/robots.txt,a.example,a.example,,200,,,false,31,false,1,1,0,utf-8,false,,,,blocked,named,2,none,
+	// https://b.example/robots.txt,b.example,b.example,,404,,,false,0,false,0,0,0,,false,,,,open,none,0,none,
 	// [-: line at offset 100]
 	// 2 captures, 1 of 1 inputs with errors, 1 sites
 }

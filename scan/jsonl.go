@@ -157,26 +157,38 @@ func (enc *rowEncoderCache) appendRow(b []byte, r *Row) ([]byte, error) {
 		b = append(b, ']')
 	}
 
+	b = appendStringList(b, `,"content_signal":[`, r.ContentSignal)
+	b = appendStringList(b, `,"content_usage":[`, r.ContentUsage)
+	b = appendStringList(b, `,"license":[`, r.License)
+
 	b = append(b, `,"robots":`...)
 	var err error
 	if b, err = enc.appendVerdicts(b, r.Robots); err != nil {
 		return b, err
 	}
 
-	if len(r.Lint) > 0 {
-		b = append(b, `,"lint":[`...)
-		for i, c := range r.Lint {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, c)
-		}
-		b = append(b, ']')
-	}
+	b = appendStringList(b, `,"lint":[`, r.Lint)
 	if r.LintTimeout {
 		b = append(b, `,"lint_timeout":true`...)
 	}
 	return append(b, '}'), nil
+}
+
+// appendStringList appends a list of strings that omitempty leaves out
+// when it is empty: key, the field's name and its opening bracket, then
+// the strings and the closing bracket.
+func appendStringList(b []byte, key string, list []string) []byte {
+	if len(list) == 0 {
+		return b
+	}
+	b = append(b, key...)
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
 }
 
 // appendVerdicts appends a row's verdicts as a JSON array, "null" for
@@ -227,6 +239,8 @@ func appendVerdictList(b []byte, vs []Verdict) ([]byte, error) {
 					return b, err
 				}
 			}
+			b = append(b, `,"ai_train":`...)
+			b = appendJSONString(b, v.AITrain)
 			b = append(b, '}')
 		}
 		b = append(b, ']')

@@ -24,8 +24,9 @@ import (
 //
 // A body is known by its SHA-256 (FIPS 180-4), so that two bodies are
 // never taken for one. The rows of one body share their lists
-// (Directives, Agents, Robots), and rows with the same verdicts share one
-// Robots list: callers must not modify them. The memory an Analyzer keeps
+// (Directives, Agents, ContentSignal, ContentUsage, License, Robots), and
+// rows with the same verdicts share one Robots list: callers must not
+// modify them. The memory an Analyzer keeps
 // is bounded (about 16 MiB of facts at most). An Analyzer is safe
 // for concurrent use; a nil *Analyzer analyses each capture alone, as
 // Analyze does.
@@ -94,6 +95,9 @@ type memoFacts struct {
 	rules      int
 	sitemaps   int
 	agents     []AgentValue
+	signal     []string // Content-Signal, Content-Usage and License values
+	usage      []string
+	license    []string
 	html       bool
 	encoding   string
 	bom        bool
@@ -131,6 +135,7 @@ func (z *Analyzer) get(k memoKey, a *analyzer) bool {
 	}
 	row := &a.row
 	row.Directives, row.Groups, row.Rules, row.Sitemaps, row.Agents = f.directives, f.groups, f.rules, f.sitemaps, f.agents
+	row.ContentSignal, row.ContentUsage, row.License = f.signal, f.usage, f.license
 	row.HTML, row.Encoding, row.BOM, row.Robots = f.html, f.encoding, f.bom, f.robots
 	return true
 }
@@ -140,11 +145,17 @@ func (z *Analyzer) put(k memoKey, a *analyzer) {
 	row := &a.row
 	row.Robots = z.shared(row.Robots)
 	f := &memoFacts{directives: row.Directives, groups: row.Groups, rules: row.Rules, sitemaps: row.Sitemaps,
-		agents: row.Agents, html: row.HTML, encoding: row.Encoding, bom: row.BOM, robots: row.Robots}
+		agents: row.Agents, signal: row.ContentSignal, usage: row.ContentUsage, license: row.License,
+		html: row.HTML, encoding: row.Encoding, bom: row.BOM, robots: row.Robots}
 	f.size = int(unsafe.Sizeof(*f)+unsafe.Sizeof(k)) + 64 + // the maps' own
 		len(f.directives)*int(unsafe.Sizeof(KeyCount{})) + len(f.agents)*int(unsafe.Sizeof(AgentValue{}))
 	for i := range f.agents {
 		f.size += len(f.agents[i].Value) + len(f.agents[i].Lower)
+	}
+	for _, list := range [...][]string{f.signal, f.usage, f.license} {
+		for _, v := range list {
+			f.size += int(unsafe.Sizeof(v)) + len(v)
+		}
 	}
 	if f.size > memoBytes/4 {
 		return // a file of thousands of User-agent lines is read each time
@@ -182,6 +193,8 @@ func (z *Analyzer) shared(vs []Verdict) []Verdict {
 		h.WriteString(v.State)
 		h.WriteByte(0)
 		h.WriteString(v.Via)
+		h.WriteByte(0)
+		h.WriteString(v.AITrain)
 		h.WriteByte(0)
 		var n [32]byte
 		for j, x := range [4]uint64{uint64(v.Line), uint64(v.Group), math.Float64bits(v.CrawlDelay), uint64(len(vs))} {

@@ -33,7 +33,9 @@ func memoBodies(t testing.TB) [][]byte {
 		bodies = append(bodies, []byte(b))
 	}
 	bodies = append(bodies, []byte("\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00"),
-		[]byte("User-agent: Gr\xe9gory\nDisallow: /caf\xe9\n"), []byte("User-agent: *\nCrawl-delay: 0.0000001\nDisallow: /<script>&\u2028\n"))
+		[]byte("User-agent: Gr\xe9gory\nDisallow: /caf\xe9\n"), []byte("User-agent: *\nCrawl-delay: 0.0000001\nDisallow: /<script>&\u2028\n"),
+		[]byte("License: https://a.example/l?a=1&b=<2>\nUser-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /caf\xe9 train-ai=n\nAllow: /\n\n"+
+			"User-agent: GPTBot\nContent-Usage: train-ai=y\nAllow: /\n\nUser-agent: Google-Extended\nDisallow: /\n"))
 	return bodies
 }
 
@@ -106,7 +108,19 @@ func TestAppendRow(t *testing.T) {
 	s := odd.String()
 	rows = append(rows, Row{}, Row{URL: s, Host: s, Domain: s, Source: s, RedirectTo: s, ContentType: s, Encoding: s, BOM: true, Truncated: true, Revisit: true,
 		LintTimeout: true, Lint: []string{s, ""}, Outcomes: []Outcome{{s, s}}, Directives: []KeyCount{{s, -3}}, Agents: []AgentValue{{s, s, s, 7}},
-		Robots: []Verdict{{s, s, s, 1, 2, 0.5}, {CrawlDelay: 1e-7}, {CrawlDelay: 1e21}, {CrawlDelay: 123456789.125}, {CrawlDelay: -2}}})
+		ContentSignal: []string{s, ""}, ContentUsage: []string{s}, License: []string{"", s, "https://a.example/?a=1&b=2"},
+		Robots: []Verdict{{s, s, s, 1, 2, 0.5, s}, {CrawlDelay: 1e-7, AITrain: "no"}, {CrawlDelay: 1e21}, {CrawlDelay: 123456789.125}, {CrawlDelay: -2}}},
+		// Empty lists that are not nil: omitempty leaves them out too.
+		Row{ContentSignal: []string{}, ContentUsage: []string{}, License: []string{}, Lint: []string{}, Robots: []Verdict{}})
+	usageRow := false
+	for i := range rows {
+		usageRow = usageRow || len(rows[i].ContentSignal) > 0 && len(rows[i].ContentUsage) > 1 && len(rows[i].License) > 0 &&
+			slices.ContainsFunc(rows[i].Robots, func(v Verdict) bool { return v.AITrain == "no" }) &&
+			slices.ContainsFunc(rows[i].Robots, func(v Verdict) bool { return v.AITrain == "yes" })
+	}
+	if !usageRow {
+		t.Fatal("test bug: no row of a body with usage lines and ai_train verdicts")
+	}
 	for i := range rows {
 		want, werr := json.Marshal(&rows[i])
 		got, gerr := appendRow(nil, &rows[i])
@@ -122,15 +136,22 @@ func TestAppendRow(t *testing.T) {
 	}
 }
 
-// FuzzAppendJSONString: every string is written as Marshal writes it.
+// FuzzAppendJSONString: every string is written as Marshal writes it,
+// alone and in each list of strings of a row and its verdicts.
 func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", "a\"b\\c", "<&>", "\u2028", "\xff\xfe", "\x00\x1f\x7f", "é😀"} {
+	for _, s := range []string{"", "a\"b\\c", "<&>", "\u2028", "\xff\xfe", "\x00\x1f\x7f", "é😀", "search=yes, ai-train=no"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want, _ := json.Marshal(s)
 		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
 			t.Errorf("%q: %s, want %s", s, got, want)
+		}
+		r := Row{ContentSignal: []string{s}, ContentUsage: []string{s, s}, License: []string{s, ""}, Lint: []string{s},
+			Robots: []Verdict{{Robot: s, State: s, Via: s, AITrain: s}, {AITrain: s}}}
+		want, _ = json.Marshal(&r)
+		if got, err := appendRow(nil, &r); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("row of %q:\n got %s (%v)\nwant %s", s, got, err, want)
 		}
 	})
 }

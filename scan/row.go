@@ -40,6 +40,15 @@ type Row struct {
 	// Agents holds every User-agent value, in file order.
 	Agents []AgentValue `json:"agents" parquet:"agents,list"`
 
+	// ContentSignal, ContentUsage and License hold the values of the
+	// file's Content-Signal lines (contentsignals.org), Content-Usage
+	// lines (draft-ietf-aipref-attach-05 §3: an optional path, then the
+	// preferences) and License lines (RSL 1.0), as written, in file order,
+	// whatever group they are in.
+	ContentSignal []string `json:"content_signal,omitempty" parquet:"content_signal,list"`
+	ContentUsage  []string `json:"content_usage,omitempty" parquet:"content_usage,list"`
+	License       []string `json:"license,omitempty" parquet:"license,list"`
+
 	// Robots holds a verdict for each selected robot, in the order of
 	// Options.Robots.
 	Robots []Verdict `json:"robots" parquet:"robots,list"`
@@ -75,8 +84,8 @@ type AgentValue struct {
 
 // A Verdict is what one robot does on the site: robots.Access in its
 // words ("open", "partly", "blocked"; "named", "fallback", "star",
-// "none"), as every command and the API report it, and the group's
-// Crawl-delay.
+// "none"), as every command and the API report it, the group's
+// Crawl-delay, and whether it may train AI models on "/".
 type Verdict struct {
 	// Robot is the robot's token in the registry.
 	Robot string `json:"robot" parquet:"robot"`
@@ -95,4 +104,8 @@ type Verdict struct {
 	Group int `json:"group" parquet:"group"`
 	// CrawlDelay is the group's Crawl-delay in seconds, 0 when none.
 	CrawlDelay float64 `json:"crawl_delay,omitempty" parquet:"crawl_delay"`
+	// AITrain is what usage.Decide says of "/" for the robot's ai-train
+	// purpose, from the file alone: "yes", "no" or "none" (no preference,
+	// and always for a robot that may not crawl "/").
+	AITrain string `json:"ai_train" parquet:"ai_train"`
 }

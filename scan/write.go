@@ -30,7 +30,7 @@ const (
 	// with the JSON names of Row.
 	FormatJSONL = "jsonl"
 	// FormatCSV is RFC 4180 CSV with a header line and flat columns: the
-	// facts of the response and the file, three columns per robot of
+	// facts of the response and the file, four columns per robot of
 	// Options.Robots, and the checker's codes (see NewWriter).
 	FormatCSV = "csv"
 )
@@ -43,11 +43,13 @@ var errClosed = errors.New("scan: write to a closed RowWriter")
 //
 // The CSV columns are url, host, domain, time (RFC 3339, empty when
 // unknown), status, redirect_to, content_type, html, bytes, over_limit,
-// groups, rules, sitemaps, encoding, bom; then, for each robot of o.Robots in order
-// (none for a nil o), TOKEN_state, TOKEN_via and TOKEN_line, where TOKEN
-// is the robot's registry token; then lint, the codes separated by
-// spaces. A row without a verdict for a robot, such as a revisit record,
-// leaves its cells empty. The lists of a Row that fit no flat column
+// groups, rules, sitemaps, encoding, bom, content_signal, content_usage
+// and license (the values of those lines, one a line of the cell: no
+// value holds a line break); then, for each robot of o.Robots in order
+// (none for a nil o), TOKEN_state, TOKEN_via, TOKEN_line and
+// TOKEN_ai_train, where TOKEN is the robot's registry token; then lint,
+// the codes separated by spaces. A row without a verdict for a robot,
+// such as a revisit record, leaves its cells empty. The lists of a Row that fit no flat column
 // (outcomes, directives, agents) are in the JSONL and Parquet outputs
 // only. Every cell is valid UTF-8: each byte that is not is written as
 // U+FFFD, as the JSON lines and the Parquet parts write it.
@@ -131,12 +133,13 @@ type csvWriter struct {
 
 // csvColumns are the columns before the robots'.
 var csvColumns = [...]string{"url", "host", "domain", "time", "status", "redirect_to", "content_type",
-	"html", "bytes", "over_limit", "groups", "rules", "sitemaps", "encoding", "bom"}
+	"html", "bytes", "over_limit", "groups", "rules", "sitemaps", "encoding", "bom",
+	"content_signal", "content_usage", "license"}
 
 func (w *csvWriter) header() {
 	w.rec = append(w.rec[:0], csvColumns[:]...)
 	for _, t := range w.tokens {
-		w.rec = append(w.rec, t+"_state", t+"_via", t+"_line")
+		w.rec = append(w.rec, t+"_state", t+"_via", t+"_line", t+"_ai_train")
 	}
 	w.rec = append(w.rec, "lint")
 	w.err = w.cw.Write(w.rec)
@@ -155,14 +158,15 @@ func (w *csvWriter) Write(r *Row) error {
 	}
 	w.rec = append(w.rec[:0], r.URL, r.Host, r.Domain, tm, strconv.Itoa(r.Status), r.RedirectTo, r.ContentType,
 		strconv.FormatBool(r.HTML), strconv.FormatInt(r.Bytes, 10), strconv.FormatBool(r.OverLimit),
-		strconv.Itoa(r.Groups), strconv.Itoa(r.Rules), strconv.Itoa(r.Sitemaps), r.Encoding, strconv.FormatBool(r.BOM))
+		strconv.Itoa(r.Groups), strconv.Itoa(r.Rules), strconv.Itoa(r.Sitemaps), r.Encoding, strconv.FormatBool(r.BOM),
+		strings.Join(r.ContentSignal, "\n"), strings.Join(r.ContentUsage, "\n"), strings.Join(r.License, "\n"))
 	for i, t := range w.tokens {
 		v, ok := verdictOf(r, i, t)
 		if !ok {
-			w.rec = append(w.rec, "", "", "")
+			w.rec = append(w.rec, "", "", "", "")
 			continue
 		}
-		w.rec = append(w.rec, v.State, v.Via, strconv.Itoa(v.Line))
+		w.rec = append(w.rec, v.State, v.Via, strconv.Itoa(v.Line), v.AITrain)
 	}
 	w.rec = append(w.rec, strings.Join(r.Lint, " "))
 	// Every cell valid UTF-8, as in the JSON lines and Parquet.

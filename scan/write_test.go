@@ -16,7 +16,8 @@ import (
 
 // writeRows returns rows of every kind: a site with verdicts, lint codes
 // and all the lists, an HTML page, a 404, a redirect, a revisit without
-// verdicts and a row whose strings need escaping in CSV and JSON.
+// verdicts, a row whose strings need escaping in CSV and JSON, and a site
+// with usage lines.
 func writeRows(t testing.TB) ([]Row, *Options) {
 	t.Helper()
 	o := &Options{Robots: testRobots(t), Lint: true}
@@ -31,6 +32,8 @@ func writeRows(t testing.TB) ([]Row, *Options) {
 		{URL: "http://example.net/robots.txt", Status: 301, Header: http.Header{"Location": {"https://example.net/robots.txt"}}},
 		{URL: "https://example.com/robots.txt", Status: 200, Revisit: true, Digest: "sha1:X"},
 		{URL: "https://q.example/robots.txt?a=\"b\",c", Status: 200, Body: []byte("User-agent: \"quoted\", bot\nDisallow: /é\n")},
+		{URL: "https://usage.example/robots.txt", Status: 200, Body: []byte("User-agent: *\nContent-Signal: search=yes, ai-train=no\n" +
+			"Content-Signal: ai-input=no\nContent-Usage: /a train-ai=n\nAllow: /\nLicense: https://usage.example/l.xml\n")},
 	}
 	var rows []Row
 	for i := range caps {
@@ -139,17 +142,20 @@ func TestWriteCSV(t *testing.T) {
 		t.Fatalf("%d records, want %d", len(recs), len(rows)+1)
 	}
 	header := strings.Split("url,host,domain,time,status,redirect_to,content_type,html,bytes,over_limit,groups,rules,sitemaps,encoding,bom,"+
-		"GPTBot_state,GPTBot_via,GPTBot_line,Googlebot_state,Googlebot_via,Googlebot_line,"+
-		"Googlebot-Image_state,Googlebot-Image_via,Googlebot-Image_line,AdsBot-Google_state,AdsBot-Google_via,AdsBot-Google_line,"+
-		"YandexBot_state,YandexBot_via,YandexBot_line,bingbot_state,bingbot_via,bingbot_line,OldBot_state,OldBot_via,OldBot_line,lint", ",")
+		"content_signal,content_usage,license,"+
+		"GPTBot_state,GPTBot_via,GPTBot_line,GPTBot_ai_train,Googlebot_state,Googlebot_via,Googlebot_line,Googlebot_ai_train,"+
+		"Googlebot-Image_state,Googlebot-Image_via,Googlebot-Image_line,Googlebot-Image_ai_train,"+
+		"AdsBot-Google_state,AdsBot-Google_via,AdsBot-Google_line,AdsBot-Google_ai_train,"+
+		"YandexBot_state,YandexBot_via,YandexBot_line,YandexBot_ai_train,bingbot_state,bingbot_via,bingbot_line,bingbot_ai_train,"+
+		"OldBot_state,OldBot_via,OldBot_line,OldBot_ai_train,lint", ",")
 	if !slices.Equal(recs[0], header) {
 		t.Errorf("header %q\nwant %q", recs[0], header)
 	}
 	r0 := recs[1]
 	want0 := []string{"https://www.example.com/robots.txt", "www.example.com", "example.com", "2025-03-01T12:30:15.25Z", "200", "",
-		"text/plain", "false", "107", "false", "2", "2", "1", "utf-8", "false",
-		"blocked", "named", "2", "partly", "star", "0", "partly", "star", "0", "open", "none", "0",
-		"partly", "star", "0", "partly", "star", "0", "partly", "star", "0", strings.Join(rows[0].Lint, " ")}
+		"text/plain", "false", "107", "false", "2", "2", "1", "utf-8", "false", "", "", "",
+		"blocked", "named", "2", "none", "partly", "star", "0", "none", "partly", "star", "0", "none", "open", "none", "0", "none",
+		"partly", "star", "0", "none", "partly", "star", "0", "none", "partly", "star", "0", "none", strings.Join(rows[0].Lint, " ")}
 	if !slices.Equal(r0, want0) {
 		t.Errorf("row 1 %q\nwant %q", r0, want0)
 	}
@@ -158,8 +164,14 @@ func TestWriteCSV(t *testing.T) {
 	}
 	// The revisit row has no verdicts: empty cells.
 	rv := recs[5]
-	if rv[15] != "" || rv[len(rv)-2] != "" || rv[3] != "" {
+	if rv[18] != "" || rv[21] != "" || rv[len(rv)-2] != "" || rv[3] != "" {
 		t.Errorf("revisit row %q", rv)
+	}
+	// The usage lines, one a line of their cell; each robot's ai_train.
+	ru := recs[7]
+	if ru[15] != "search=yes, ai-train=no\nai-input=no" || ru[16] != "/a train-ai=n" || ru[17] != "https://usage.example/l.xml" ||
+		ru[21] != "no" || ru[18+4*3+3] != "none" {
+		t.Errorf("usage row %q", ru)
 	}
 	// Every row: the flat columns as the row has them.
 	for i, r := range rows {
@@ -174,7 +186,7 @@ func TestWriteCSV(t *testing.T) {
 	// Without robots: the flat columns and lint.
 	out = writeAll(t, FormatCSV, rows[:1], nil)
 	recs, err = csv.NewReader(bytes.NewReader(out)).ReadAll()
-	if err != nil || len(recs[0]) != 16 || recs[0][15] != "lint" {
+	if err != nil || len(recs[0]) != 19 || recs[0][18] != "lint" {
 		t.Errorf("without robots: %q, %v", recs, err)
 	}
 }

@@ -43,6 +43,10 @@ func testRows(t testing.TB) []scan.Row {
 		{URL: "http://example.net/robots.txt", Status: 301, Header: http.Header{"Location": {"https://example.net/robots.txt"}}},
 		{URL: "https://example.com/robots.txt", Status: 200, Revisit: true, Digest: "sha1:X"},
 		{URL: "https://q.example/robots.txt?a=\"b\",c", Status: 200, Body: []byte("User-agent: \"quoted\", bot\nDisallow: /é\n")},
+		// Usage preferences: each robot's ai_train, and the lines as written.
+		{URL: "https://usage.example/robots.txt", Status: 200, Body: []byte("License: https://usage.example/license.xml\n" +
+			"User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /news train-ai=y\nAllow: /\n\n" +
+			"User-agent: GPTBot\nContent-Usage: train-ai=y\nAllow: /\n\nUser-agent: Google-Extended\nDisallow: /\n")},
 	}
 	var rows []scan.Row
 	for i := range caps {
@@ -52,6 +56,10 @@ func testRows(t testing.TB) []scan.Row {
 	}
 	if len(rows[0].Lint) == 0 || len(rows[0].Robots) != len(rbs) {
 		t.Fatalf("test bug: the first row has no lint codes or verdicts: %+v", rows[0])
+	}
+	if u := rows[len(rows)-1]; len(u.ContentSignal) != 1 || len(u.ContentUsage) != 2 || len(u.License) != 1 ||
+		u.Robots[0].AITrain != "yes" || u.Robots[1].AITrain != "no" {
+		t.Fatalf("test bug: the last row states no usage preferences: %+v", u)
 	}
 	return rows
 }
@@ -78,6 +86,11 @@ func normal(r scan.Row) scan.Row {
 	}
 	if len(r.Lint) == 0 {
 		r.Lint = nil
+	}
+	for _, l := range []*[]string{&r.ContentSignal, &r.ContentUsage, &r.License} {
+		if len(*l) == 0 {
+			*l = nil
+		}
 	}
 	return r
 }
@@ -175,16 +188,19 @@ func TestParquetSchema(t *testing.T) {
 	}
 	want := []string{"url", "host", "domain", "time", "source", "offset", "status", "redirect_to", "content_type",
 		"html", "bytes", "over_limit", "truncated", "revisit", "encoding", "bom", "outcomes", "directives", "groups", "rules",
-		"sitemaps", "agents", "robots", "lint", "lint_timeout"}
+		"sitemaps", "agents", "content_signal", "content_usage", "license", "robots", "lint", "lint_timeout"}
 	if !slices.Equal(names, want) {
 		t.Errorf("columns %v\nwant %v", names, want)
 	}
 	lists := map[string][]string{
-		"outcomes":   {"policy", "outcome"},
-		"directives": {"key", "count"},
-		"agents":     {"value", "lower", "token", "line", "raw"},
-		"robots":     {"robot", "state", "via", "line", "group", "crawl_delay"},
-		"lint":       nil,
+		"outcomes":       {"policy", "outcome"},
+		"directives":     {"key", "count"},
+		"agents":         {"value", "lower", "token", "line", "raw"},
+		"robots":         {"robot", "state", "via", "line", "group", "crawl_delay", "ai_train"},
+		"lint":           nil,
+		"content_signal": nil,
+		"content_usage":  nil,
+		"license":        nil,
 	}
 	for _, f := range s.Fields() {
 		fields, ok := lists[f.Name()]
