@@ -8,8 +8,10 @@
 // the same bytes. A Row says what each selected robot of the registry
 // (package agents) does on the site, under that robot's own profile and
 // its own reading of the HTTP status (package fetch): whether it may fetch
-// "/", whether it is barred from part of the site, and which group and
-// line decided.
+// "/", whether it is barred from part of the site, which group and line
+// decided, and whether it may train AI models on what it fetches (package
+// usage); and the file's usage preference lines, which the Summary counts
+// per purpose of use.
 //
 // Run is the batch engine of `robots scan`, which a Job configures: it
 // expands the inputs (files, directories, URLs streamed with retries and

@@ -286,6 +286,12 @@ var (
 	srcRFC     = reportLink{"RFC 9309", "https://www.rfc-editor.org/rfc/rfc9309.html"}
 	srcGoogle  = reportLink{"Google's robots.txt documentation", "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt"}
 	srcChecks  = reportLink{"the checks of robots check (docs/checks.md)", "https://github.com/robotskit/robots/blob/main/docs/checks.md"}
+	srcAttach  = reportLink{"draft-ietf-aipref-attach-05 (Content-Usage)", "https://www.ietf.org/archive/id/draft-ietf-aipref-attach-05.txt"}
+	srcVocab   = reportLink{"draft-ietf-aipref-vocab-08", "https://www.ietf.org/archive/id/draft-ietf-aipref-vocab-08.txt"}
+	srcSignals = reportLink{"Content Signals", "https://contentsignals.org"}
+	srcRSL     = reportLink{"RSL 1.0 (License)", "https://rslstandard.org/"}
+	srcGoogleX = reportLink{"Google-Extended", "https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers#google-extended"}
+	srcAppleX  = reportLink{"Applebot-Extended", "https://support.apple.com/en-us/119829"}
 )
 
 // report builds the report of s; a nil s reports nothing counted.
@@ -304,7 +310,8 @@ func (s *Summary) report() *reportView {
 	}
 	r.Tables = append(r.Tables,
 		s.overviewTable(), s.classTable(), s.statusTable(), s.sizeTable(),
-		s.outcomeTable(), s.directiveTable(), s.agentTable(), s.robotTable())
+		s.outcomeTable(), s.directiveTable(), s.agentTable(), s.robotTable(),
+		s.usageTable(), s.usageLineTable())
 	if len(s.Lint) > 0 || s.LintTimeouts > 0 {
 		r.Tables = append(r.Tables, s.lintTable())
 	}
@@ -623,6 +630,95 @@ func (s *Summary) robotTable() reportTable {
 		for i, n := range []int64{x.blocked, x.partly, x.open} {
 			row.Bar = append(row.Bar, reportSeg{Class: t.Legend[i].Class, Name: t.Legend[i].Name, Width: reportShare(n, x.sites)})
 		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// reportPurposes are the purposes of use, in the order of the usage
+// table: those of robots.Purpose.
+var reportPurposes = []string{"search", "ai-input", "ai-train"}
+
+func (s *Summary) usageTable() reportTable {
+	t := reportTable{
+		ID: "usage", Title: "Usage preferences",
+		Note: "For each purpose of use, the sites whose robots.txt says no to it, yes (and nothing says no), or nothing at all (none), " +
+			"as shares of the sites counted: from the values of its Content-Usage lines (train-ai, ai-use, search) and Content-Signal lines (ai-train, ai-input, search), " +
+			"whatever group or path they are in, and from the groups that name a usage control token and disallow some path to it " +
+			"(Google-Extended withholds from Gemini's training and grounding, Applebot-Extended from Apple's training; counted when -robots selects the token, as it does by default). " +
+			"Any no wins over a yes (draft-ietf-aipref-vocab-08 §5.1). " +
+			"Under \"who says no\" and \"who says yes\", the sites of the no and yes columns by the source that says so; a site with several sources counts under each. " +
+			"As Consent in Crisis' share of sites restricting each AI purpose, partial restrictions included.",
+		Sources: []reportLink{srcConsent, srcAttach, srcVocab, srcSignals, srcGoogleX, srcAppleX},
+		Legend: []reportSeg{
+			{Class: "no", Name: "no"},
+			{Class: "yes", Name: "yes"},
+		},
+	}
+	// The sources that say no: the two kinds of line, then the
+	// registry's control tokens and any other source counted, sorted.
+	noBy := []string{sumContentUsage, sumContentSignal}
+	controls := map[string]bool{}
+	for _, tok := range sumControlTokens() {
+		controls[tok] = true
+	}
+	for _, u := range s.Usage {
+		for src := range u.Sources {
+			if src != sumContentUsage && src != sumContentSignal {
+				controls[src] = true
+			}
+		}
+	}
+	noBy = append(noBy, reportOrdered(controls, nil)...)
+	yesBy := []string{sumContentUsage, sumContentSignal}
+	t.Cols = []string{"purpose", "sites", "no", "yes", "none"}
+	for _, src := range noBy {
+		t.Cols = append(t.Cols, "no: "+reportShown(src))
+	}
+	for _, src := range yesBy {
+		t.Cols = append(t.Cols, "yes: "+reportShown(src))
+	}
+	t.Groups = []reportGroup{{Span: 2}, {Name: "what the sites say", Span: 3}, {Name: "who says no", Span: len(noBy)}, {Name: "who says yes", Span: len(yesBy)}}
+	for _, p := range reportOrdered(s.Usage, reportPurposes) {
+		u := s.Usage[p]
+		n := u.No + u.Yes + u.None
+		row := reportRow{Cells: []string{reportShown(p), strconv.FormatInt(n, 10)}, Shares: []string{"", ""}}
+		counts := []int64{u.No, u.Yes, u.None}
+		for _, src := range noBy {
+			counts = append(counts, u.Sources[src]["no"])
+		}
+		for _, src := range yesBy {
+			counts = append(counts, u.Sources[src]["yes"])
+		}
+		for _, c := range counts {
+			row.Cells = append(row.Cells, strconv.FormatInt(c, 10))
+			row.Shares = append(row.Shares, reportPct(c, n))
+		}
+		row.Bar = []reportSeg{
+			{Class: "no", Name: "no", Width: reportShare(u.No, n)},
+			{Class: "yes", Name: "yes", Width: reportShare(u.Yes, n)},
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) == 0 {
+		t.Empty = "No site counted."
+	}
+	return t
+}
+
+func (s *Summary) usageLineTable() reportTable {
+	t := reportTable{
+		ID: "usage-lines", Title: "Usage preference lines",
+		Note: "Sites whose robots.txt has at least one line of each kind that states usage preferences, and the number of those lines: " +
+			"Content-Usage (IETF AIPREF), Content-Signal (Cloudflare's Content Signals) and License (RSL 1.0: the URL of the content's licence); " +
+			"the rows of their keys in the directive-key table.",
+		Sources: []reportLink{srcAttach, srcSignals, srcRSL},
+		Cols:    []string{"line", "sites", "share", "lines"},
+	}
+	for _, k := range []string{"Content-Usage", "Content-Signal", "License"} {
+		u := s.Directives[strings.ToLower(k)]
+		row := reportShareRow(k, u.Sites, s.Sites)
+		row.Cells = append(row.Cells, strconv.FormatInt(u.Lines, 10))
 		t.Rows = append(t.Rows, row)
 	}
 	return t

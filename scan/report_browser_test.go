@@ -3,10 +3,11 @@ package scan
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,13 +78,27 @@ func reportManyRobots(t *testing.T) *Summary {
 		vc["none"] = map[string]int64{sumOpen: none}
 		s.Robots[tok] = vc
 	}
+	// Usage preferences of every source, with eight-digit counts.
+	s.Usage = map[string]UsageCounts{}
+	for i, p := range reportPurposes {
+		no, yes := int64(1_234_567*(i+1)), int64(2_345_678)
+		u := UsageCounts{No: no, Yes: yes, None: sites - no - yes, Sources: map[string]map[string]int64{}}
+		for j, src := range append([]string{sumContentUsage, sumContentSignal}, sumControlTokens()...) {
+			u.Sources[src] = map[string]int64{"no": no / int64(j+2)}
+			if j < 2 {
+				u.Sources[src]["yes"] = yes / int64(j+2)
+			}
+		}
+		s.Usage[p] = u
+	}
 	return s
 }
 
 // TestBrowserReport: the HTML report of a scan of many robots fits a
 // 1280×800 window: the page does not scroll sideways, the Robots table
 // fits its box (its robots folded into rows, its headings and names
-// wrapped) and no cell of it is cut, its lists of robots opened or not;
+// wrapped) and no cell of it is cut, its lists of robots opened or not,
+// and so does the Usage preferences table;
 // in a narrow window the wide tables scroll inside their own box, the
 // page never does.
 func TestBrowserReport(t *testing.T) {
@@ -135,6 +150,10 @@ func TestBrowserReport(t *testing.T) {
 	// overflows it.
 	cut := func(fitting ...string) string {
 		t.Helper()
+		var quoted []string
+		for _, id := range fitting {
+			quoted = append(quoted, strconv.Quote(id))
+		}
 		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](`((fitting) => {
 			const de = document.documentElement, bad = [];
 			if (de.scrollWidth > de.clientWidth) bad.push('the page is ' + de.scrollWidth + ' px wide in ' + de.clientWidth);
@@ -147,7 +166,7 @@ func TestBrowserReport(t *testing.T) {
 				});
 			});
 			return bad.join('; ');
-		})(`+fmt.Sprintf("%q", fitting)+`)`))
+		})([`+strings.Join(quoted, ", ")+`])`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +175,7 @@ func TestBrowserReport(t *testing.T) {
 
 	do("load the report", chromedp.EmulateViewport(1280, 800), chromedp.Navigate("file://"+file),
 		chromedp.WaitVisible(chromedp.CSS("#robots table")))
-	if bad := cut("robots"); bad != "" {
+	if bad := cut("robots", "usage"); bad != "" {
 		t.Errorf("at 1280 px: %s", bad)
 	}
 	if w, err := chromedp.Run(bctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); err != nil || w > 1280 {
@@ -167,7 +186,7 @@ func TestBrowserReport(t *testing.T) {
 	}
 	shot("report-1280")
 	do("open every list of robots", chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#robots details').forEach(d => d.open = true)`))
-	if bad := cut("robots"); bad != "" {
+	if bad := cut("robots", "usage"); bad != "" {
 		t.Errorf("at 1280 px, the lists of robots open: %s", bad)
 	}
 

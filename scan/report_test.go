@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,38 +28,46 @@ var reportUpdate = func() func() bool {
 // revisit, 3xx/4xx/5xx and odd statuses, repeated agents, verdicts of
 // every state and way (anthropic-ai's the same as GPTBot's on every site,
 // so that they share a row of the robot table), checker codes and a
-// timeout.
+// timeout, and usage preferences: Content-Signal, Content-Usage and
+// License lines, and Google-Extended named and barred.
 func reportRows() []Row {
 	rules := sumOutcomes("rules", "rules")
 	return []Row{
 		{URL: "https://a.example/robots.txt", Status: 200, Bytes: 812, Outcomes: rules,
-			Directives: []KeyCount{{"user-agent", 4}, {"disallow", 3}, {"sitemap", 1}},
+			Directives: []KeyCount{{"license", 1}, {"user-agent", 4}, {"content-signal", 1}, {"disallow", 3}, {"sitemap", 1}},
 			Agents:     []AgentValue{{Value: "GPTBot", Lower: "gptbot"}, {Value: "anthropic-ai", Lower: "anthropic-ai"}, {Value: "CCBot", Lower: "ccbot"}, {Value: "*", Lower: "*"}},
 			Robots: []Verdict{
 				{Robot: "GPTBot", State: "blocked", Via: "named"}, {Robot: "anthropic-ai", State: "blocked", Via: "named"}, {Robot: "CCBot", State: "blocked", Via: "named"},
 				{Robot: "Googlebot", State: "partly", Via: "star"}, {Robot: "Applebot", State: "partly", Via: "star"},
+				{Robot: "Google-Extended", State: "blocked", Via: "named"},
 			},
+			ContentSignal: []string{"search=yes, ai-train=no"}, License: []string{"https://a.example/license.xml"},
 			Lint: []string{"RB406"}},
 		{URL: "https://b.example/robots.txt", Status: 200, Bytes: 45, Outcomes: rules,
-			Directives: []KeyCount{{"user-agent", 1}, {"disallow", 1}},
+			Directives: []KeyCount{{"user-agent", 1}, {"content-usage", 1}, {"disallow", 1}},
 			Agents:     []AgentValue{{Value: "*", Lower: "*"}},
 			Robots: []Verdict{
 				{Robot: "GPTBot", State: "open", Via: "star"}, {Robot: "anthropic-ai", State: "open", Via: "star"}, {Robot: "CCBot", State: "open", Via: "star"},
 				{Robot: "Googlebot", State: "open", Via: "star"}, {Robot: "Applebot", State: "open", Via: "star"},
-			}},
+				{Robot: "Google-Extended", State: "open", Via: "star"},
+			},
+			ContentUsage: []string{"train-ai=y, search=y"}},
 		{URL: "https://c.example/robots.txt", Status: 200, Bytes: 15300, Outcomes: rules,
-			Directives: []KeyCount{{"user-agent", 5}, {"disallow", 9}, {"allow", 2}, {"dissallow", 1}, {"crawl-delay", 1}},
+			Directives: []KeyCount{{"user-agent", 5}, {"disallow", 9}, {"allow", 2}, {"dissallow", 1}, {"crawl-delay", 1}, {"content-usage", 1}, {"content-signal", 1}},
 			Agents: []AgentValue{{Value: "Googlebot", Lower: "googlebot"}, {Value: "GPTBot", Lower: "gptbot"}, {Value: "anthropic-ai", Lower: "anthropic-ai"},
 				{Value: "gptbot", Lower: "gptbot"}, {Value: "<script>|x|</script>", Lower: "<script>|x|</script>"}},
 			Robots: []Verdict{
 				{Robot: "GPTBot", State: "partly", Via: "named"}, {Robot: "anthropic-ai", State: "partly", Via: "named"}, {Robot: "CCBot", State: "open", Via: "none"},
 				{Robot: "Googlebot", State: "partly", Via: "named"}, {Robot: "Applebot", State: "partly", Via: "fallback"},
+				{Robot: "Google-Extended", State: "partly", Via: "named"},
 			},
+			ContentUsage: []string{"/private/ train-ai=n"}, ContentSignal: []string{"ai-input=yes"},
 			Lint: []string{"RB303", "RB304"}},
 		{URL: "https://d.example/robots.txt", Status: 200, Bytes: 0, Outcomes: rules,
 			Robots: []Verdict{
 				{Robot: "GPTBot", State: "open", Via: "none"}, {Robot: "anthropic-ai", State: "open", Via: "none"}, {Robot: "CCBot", State: "open", Via: "none"},
 				{Robot: "Googlebot", State: "open", Via: "none"}, {Robot: "Applebot", State: "open", Via: "none"},
+				{Robot: "Google-Extended", State: "open", Via: "none"},
 			},
 			Lint: []string{"RB123"}},
 		{URL: "https://e.example/robots.txt", Status: 200, Bytes: 640 << 10, OverLimit: true, Outcomes: rules,
@@ -67,6 +76,7 @@ func reportRows() []Row {
 			Robots: []Verdict{
 				{Robot: "GPTBot", State: "partly", Via: "star"}, {Robot: "anthropic-ai", State: "partly", Via: "star"}, {Robot: "CCBot", State: "partly", Via: "star"},
 				{Robot: "Googlebot", State: "partly", Via: "star"}, {Robot: "Applebot", State: "partly", Via: "star"},
+				{Robot: "Google-Extended", State: "partly", Via: "star"},
 			},
 			Lint: []string{"RB122"}},
 		{URL: "https://f.example/robots.txt", Status: 200, Bytes: 150 << 10, Outcomes: rules,
@@ -75,13 +85,15 @@ func reportRows() []Row {
 			Robots: []Verdict{
 				{Robot: "GPTBot", State: "open", Via: "star"}, {Robot: "anthropic-ai", State: "open", Via: "star"}, {Robot: "CCBot", State: "blocked", Via: "named"},
 				{Robot: "Googlebot", State: "open", Via: "star"}, {Robot: "Applebot", State: "open", Via: "star"},
+				{Robot: "Google-Extended", State: "open", Via: "star"},
 			},
 			LintTimeout: true},
 		{URL: "https://g.example/robots.txt", Status: 200, HTML: true, Bytes: 3000, ContentType: "text/html",
-			Outcomes: rules, Lint: []string{"RB205"},
+			Outcomes: rules, Lint: []string{"RB205"}, ContentSignal: []string{"ai-train=no"}, // no site: not counted
 			Robots: []Verdict{
 				{Robot: "GPTBot", State: "open", Via: "none"}, {Robot: "anthropic-ai", State: "open", Via: "none"}, {Robot: "CCBot", State: "open", Via: "none"},
 				{Robot: "Googlebot", State: "open", Via: "none"}, {Robot: "Applebot", State: "open", Via: "none"},
+				{Robot: "Google-Extended", State: "open", Via: "none"},
 			}},
 		{URL: "https://h.example/robots.txt", Status: 404, Outcomes: sumOutcomes("unavailable", "unavailable"), Lint: []string{"RB104"}},
 		{URL: "https://i.example/robots.txt", Status: 404, Outcomes: sumOutcomes("unavailable", "unavailable"), Lint: []string{"RB104"}},
@@ -187,6 +199,30 @@ func TestReportNumbers(t *testing.T) {
 			t.Errorf("%s = %d, want %d", tt.name, tt.got, tt.want)
 		}
 	}
+	// Usage preferences: a says search=yes and ai-train=no (Content-Signal)
+	// and bars Google-Extended (ai-input and ai-train no); b says yes to
+	// training and search (Content-Usage); c says no to training for a
+	// path (Content-Usage) and bars Google-Extended from some path, which
+	// outweighs its Content-Signal's ai-input=yes; g is no site.
+	for _, tt := range []struct {
+		purpose       string
+		no, yes, none int64
+		sources       map[string]map[string]int64
+	}{
+		{"search", 0, 2, 4, map[string]map[string]int64{"Content-Signal": {"yes": 1}, "Content-Usage": {"yes": 1}}},
+		{"ai-input", 2, 0, 4, map[string]map[string]int64{"Google-Extended": {"no": 2}}},
+		{"ai-train", 2, 1, 3, map[string]map[string]int64{"Content-Signal": {"no": 1}, "Content-Usage": {"no": 1, "yes": 1}, "Google-Extended": {"no": 2}}},
+	} {
+		u := s.Usage[tt.purpose]
+		if u.No != tt.no || u.Yes != tt.yes || u.None != tt.none || !reflect.DeepEqual(u.Sources, tt.sources) {
+			t.Errorf("usage %s = %+v, want %d no, %d yes, %d none, sources %v", tt.purpose, u, tt.no, tt.yes, tt.none, tt.sources)
+		}
+	}
+	for k, want := range map[string]KeyUse{"content-usage": {2, 2}, "content-signal": {2, 2}, "license": {1, 1}} {
+		if got := s.Directives[k]; got != want {
+			t.Errorf("directive %s = %v, want %v", k, got, want)
+		}
+	}
 	x := reportTally(s.Robots["Applebot"])
 	if x != (reportRobotTally{sites: 6, named: 0, fallback: 1, star: 4, blocked: 0, partly: 3, open: 3}) {
 		t.Errorf("Applebot tally = %+v", x)
@@ -288,8 +324,8 @@ func TestReportMarkdownTables(t *testing.T) {
 			t.Errorf("%d cells, header has %d: %s", n, header, line)
 		}
 	}
-	if tables != 9 {
-		t.Errorf("%d tables, want 9", tables)
+	if tables != 11 {
+		t.Errorf("%d tables, want 11", tables)
 	}
 	for _, want := range []string{`a\|b\\\|c\` + "`d", "line\uFFFDbreak", `\[link\](https://x.example)`} {
 		if !strings.Contains(buf.String(), want) {

@@ -6,8 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"unicode/utf8"
+
+	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/agents"
+	"github.com/robotskit/robots/syntax"
 )
 
 // A Summary counts rows into the tables that robots.txt studies publish:
@@ -17,8 +24,11 @@ import (
 // (https://developers.cloudflare.com/api/resources/radar/subresources/robots_txt/:
 // AI user agents fully or partially disallowed) and of "Consent in Crisis"
 // (Longpre et al. 2024, https://arxiv.org/abs/2407.14933: each AI agent
-// blocked from all, some or none of a site). docs/scan.md lists the tables
-// with the DuckDB SQL that gives the same numbers from the rows.
+// blocked from all, some or none of a site; the share of sites that
+// restrict each AI purpose, here from the usage preferences of the
+// files). docs/scan.md lists the tables with the DuckDB SQL that gives
+// the same numbers from the rows, for all but the usage table, whose
+// values SQL cannot read as the drafts do.
 //
 // A Summary holds only counts, never a ratio, and every map in full, so
 // that summaries add up exactly: the Merge of the summaries of the parts
@@ -69,9 +79,56 @@ type Summary struct {
 	// Lint counts, per checker code, the captures and the sites whose
 	// checker reported it (Row.Lint).
 	Lint map[string]LintUse `json:"lint,omitempty"`
+	// Usage counts, per purpose of use ("search", "ai-input",
+	// "ai-train"), the sites by what their robots.txt says of it, and by
+	// which source (UsageCounts). The sites with Content-Usage,
+	// Content-Signal and License lines, and those lines, are the
+	// Directives of keys "content-usage", "content-signal" and "license":
+	// Row.ContentUsage, Row.ContentSignal and Row.License hold the values
+	// of the lines that Row.Directives counts under those keys.
+	Usage map[string]UsageCounts `json:"usage,omitempty"`
 
 	robots robotKeys // Add's keys of the last rows' robots
 }
+
+// UsageCounts counts the sites by what their robots.txt says of one
+// purpose of use. The statements of a site are:
+//
+//   - its Content-Usage lines (Row.ContentUsage), each read as
+//     robots.Rules.UsageStatements reads the line: an optional path, then
+//     an AIPREF value (draft-ietf-aipref-vocab-08: train-ai, ai-use,
+//     search);
+//   - its Content-Signal lines (Row.ContentSignal: search, ai-input,
+//     ai-train), read the same way;
+//   - the usage control tokens of the registry (agents.Robot.Controls:
+//     Google-Extended for ai-input and ai-train, Applebot-Extended for
+//     ai-train) that a group names and bars from some path: a verdict of
+//     Row.Robots with Via "named" and a State other than "open", which
+//     says no to the control's purposes.
+//
+// Each counts whatever group or path it applies to: a site says no to a
+// purpose when one of its statements says so for some robot or some path,
+// as Consent in Crisis counts the partial restrictions with the full ones.
+// The statements combine as draft-ietf-aipref-vocab-08 §5.1 says: any no
+// wins, then any yes; none when no statement speaks of the purpose.
+type UsageCounts struct {
+	// No, Yes and None count the sites by that combination; together,
+	// the sites counted.
+	No   int64 `json:"no"`
+	Yes  int64 `json:"yes"`
+	None int64 `json:"none"`
+	// Sources counts, per source ("Content-Usage", "Content-Signal" or
+	// the control token's registry token, "Google-Extended"), the sites
+	// under "no" whose source says no, and those under "yes" whose source
+	// says yes. A site with several sources counts under each.
+	Sources map[string]map[string]int64 `json:"sources,omitempty"`
+}
+
+// The sources of UsageCounts.Sources other than the control tokens.
+const (
+	sumContentUsage  = "Content-Usage"
+	sumContentSignal = "Content-Signal"
+)
 
 // A KeyUse counts the sites whose robots.txt has a directive key, and the
 // lines with that key on them.
@@ -241,14 +298,163 @@ func (s *Summary) add(r *Row, robots bool) {
 		}
 	}
 
+	s.addUsage(r)
+
 	if robots {
 		s.addVerdicts(r.Robots, 1)
 	}
 }
 
+// addUsage counts what the statements of a site say of each purpose
+// (UsageCounts).
+func (s *Summary) addUsage(r *Row) {
+	var cu, cs sumPrefs
+	for _, st := range usageStatements(r) {
+		by := &cu
+		if st.Field == syntax.ContentSignal {
+			by = &cs
+		}
+		for p, v := range st.Prefs {
+			by[p] = max(by[p], v) // No > Yes > NoPreference
+		}
+	}
+	ctl := s.robotKeys(r.Robots).controls
+	if s.Usage == nil {
+		s.Usage = map[string]UsageCounts{}
+	}
+	for p := range robots.NumPurposes {
+		all := max(cu[p], cs[p])
+		for _, c := range ctl {
+			if c.says(r.Robots[c.i], p) {
+				all = robots.No
+			}
+		}
+		name := p.String()
+		u := s.Usage[name]
+		switch all {
+		case robots.No:
+			u.No++
+		case robots.Yes:
+			u.Yes++
+		default:
+			u.None++
+		}
+		if all != robots.NoPreference {
+			v := all.String()
+			if cu[p] == all {
+				u.Sources = addSource(u.Sources, sumContentUsage, v)
+			}
+			if cs[p] == all {
+				u.Sources = addSource(u.Sources, sumContentSignal, v)
+			}
+			for _, c := range ctl {
+				if c.says(r.Robots[c.i], p) {
+					u.Sources = addSource(u.Sources, validKey(r.Robots[c.i].Robot), v)
+				}
+			}
+		}
+		s.Usage[name] = u
+	}
+}
+
+// addSource adds a site to m[source][value], making the maps when needed.
+func addSource(m map[string]map[string]int64, source, value string) map[string]map[string]int64 {
+	if m == nil {
+		m = map[string]map[string]int64{}
+	}
+	m[source] = addCount(m[source], value, 1)
+	return m
+}
+
+// sumPrefs holds a preference for each purpose, indexed by
+// robots.Purpose.
+type sumPrefs [robots.NumPurposes]robots.Preference
+
+// usageStatements reads the values of a row's Content-Usage and
+// Content-Signal lines as the root package reads those lines: as the
+// lines of a "*" group, whose statements robots.Rules.UsageStatements
+// gives. No value of Analyze holds a line break; one of a row made by
+// hand is read as if its line breaks were spaces.
+func usageStatements(r *Row) []robots.UsageStatement {
+	if len(r.ContentUsage)+len(r.ContentSignal) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for _, l := range [...]struct {
+		key    string
+		values []string
+	}{{"Content-Usage: ", r.ContentUsage}, {"Content-Signal: ", r.ContentSignal}} {
+		for _, v := range l.values {
+			b.WriteString(l.key)
+			b.WriteString(oneLine.Replace(v))
+			b.WriteByte('\n')
+		}
+	}
+	return robots.Parse([]byte(b.String()), robots.Google).UsageStatements(robots.Agent{})
+}
+
+// oneLine turns the line breaks of robots.txt (RFC 9309 §2.2: LF, CR)
+// into spaces.
+var oneLine = strings.NewReplacer("\r", " ", "\n", " ")
+
+// A sumControl is a verdict of a row's list that is a usage control
+// token's: its index, and the purposes a Disallow in its group withholds.
+type sumControl struct {
+	i        int
+	purposes sumPrefs // No for each purpose of agents.Control.Purposes
+}
+
+// says reports whether the control's verdict v says no to purpose p: a
+// group names the token and bars it from some path.
+func (c sumControl) says(v Verdict, p robots.Purpose) bool {
+	return c.purposes[p] == robots.No && v.Via == sumNamed && v.State != sumOpen
+}
+
+// sumControlPurposes holds, by registry token, the purposes of each usage
+// control token of the registry.
+var sumControlPurposes = sync.OnceValue(func() map[string]sumPrefs {
+	m := map[string]sumPrefs{}
+	for _, r := range agents.All() {
+		if r.Controls == nil {
+			continue
+		}
+		var ps sumPrefs
+		for _, name := range r.Controls.Purposes {
+			if p, ok := sumPurpose(name); ok {
+				ps[p] = robots.No
+			}
+		}
+		m[r.Token] = ps
+	}
+	return m
+})
+
+// sumPurpose returns the purpose named name ("search", "ai-input",
+// "ai-train").
+func sumPurpose(name string) (robots.Purpose, bool) {
+	for p := range robots.NumPurposes {
+		if p.String() == name {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
+// sumControlTokens returns the registry's usage control tokens, sorted.
+func sumControlTokens() []string {
+	var out []string
+	for t := range sumControlPurposes() {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // addVerdicts counts the verdicts of n sites whose rows hold vs.
 func (s *Summary) addVerdicts(vs []Verdict, n int64) {
-	keys, dup := s.robotKeys(vs)
+	c := s.robotKeys(vs)
+	keys, dup := c.keys, c.dup
 	for i := range vs {
 		if dup[i] {
 			continue // a robot named before in the list
@@ -267,34 +473,41 @@ func (s *Summary) addVerdicts(vs []Verdict, n int64) {
 	}
 }
 
-// robotKeys returns the key of each verdict's robot in Robots, and
-// whether a robot of the same key came before in the list (it counts
-// once); it works them out once for a run of rows with the same robots in
-// the same order.
-func (s *Summary) robotKeys(vs []Verdict) (keys []string, dup []bool) {
+// robotKeys returns, for the verdicts vs, the key of each verdict's robot
+// in Robots, whether a robot of the same key came before in the list (it
+// counts once), and the verdicts of the registry's usage control tokens;
+// it works them out once for a run of rows with the same robots in the
+// same order.
+func (s *Summary) robotKeys(vs []Verdict) *robotKeys {
 	c := &s.robots
 	same := len(c.tokens) == len(vs)
 	for i := 0; same && i < len(vs); i++ {
 		same = c.tokens[i] == vs[i].Robot
 	}
 	if same {
-		return c.keys, c.dup
+		return c
 	}
-	c.tokens, c.keys, c.dup = c.tokens[:0], c.keys[:0], c.dup[:0]
+	c.tokens, c.keys, c.dup, c.controls = c.tokens[:0], c.keys[:0], c.dup[:0], c.controls[:0]
 	var seen keySet
-	for _, v := range vs {
+	ctl := sumControlPurposes()
+	for i, v := range vs {
 		k := validKey(v.Robot)
 		c.tokens = append(c.tokens, v.Robot)
 		c.keys = append(c.keys, k)
-		c.dup = append(c.dup, !seen.add(k))
+		first := seen.add(k)
+		c.dup = append(c.dup, !first)
+		if ps, ok := ctl[k]; ok && first {
+			c.controls = append(c.controls, sumControl{i: i, purposes: ps})
+		}
 	}
-	return c.keys, c.dup
+	return c
 }
 
 // robotKeys is the memory of Summary.robotKeys.
 type robotKeys struct {
 	tokens, keys []string
 	dup          []bool
+	controls     []sumControl
 }
 
 // Merge adds the counts of o to s. o is not changed and shares nothing
@@ -359,6 +572,24 @@ func (s *Summary) Merge(o *Summary) {
 		w.Captures += u.Captures
 		w.Sites += u.Sites
 		s.Lint[k] = w
+	}
+	for k, u := range o.Usage {
+		if s.Usage == nil {
+			s.Usage = map[string]UsageCounts{}
+		}
+		w := s.Usage[k]
+		w.No += u.No
+		w.Yes += u.Yes
+		w.None += u.None
+		for src, m := range u.Sources {
+			for v, n := range m {
+				if w.Sources == nil {
+					w.Sources = map[string]map[string]int64{}
+				}
+				w.Sources[src] = addCount(w.Sources[src], v, n)
+			}
+		}
+		s.Usage[k] = w
 	}
 }
 
@@ -509,6 +740,40 @@ func (s *Summary) validate() error {
 		}
 		if u.Captures <= 0 || u.Captures > s.Captures || u.Sites < 0 || u.Sites > u.Captures || u.Sites > s.Sites {
 			return fmt.Errorf("lint[%q]: %d captures, %d sites; want 1 to captures (%d), and 0 to min(those, sites %d)", k, u.Captures, u.Sites, s.Captures, s.Sites)
+		}
+	}
+	for k, u := range s.Usage {
+		if _, ok := sumPurpose(k); !ok {
+			return fmt.Errorf("usage: unknown purpose %q", k)
+		}
+		name := "usage[" + strconv.Quote(k) + "]"
+		counts := map[string]int64{"no": u.No, "yes": u.Yes, "none": u.None}
+		var n int64
+		for v, c := range counts {
+			if c < 0 || c > s.Sites-n {
+				return fmt.Errorf("%s: %s = %d: counts must be 0 or more and add up to at most sites (%d)", name, v, c, s.Sites)
+			}
+			n += c
+		}
+		if n == 0 {
+			return fmt.Errorf("%s counts no site", name)
+		}
+		for src, m := range u.Sources {
+			if err := sumCheckKey(name+".sources", src); err != nil {
+				return err
+			}
+			sname := name + ".sources[" + strconv.Quote(src) + "]"
+			if len(m) == 0 {
+				return fmt.Errorf("%s is empty", sname)
+			}
+			for v, c := range m {
+				if v != "no" && v != "yes" {
+					return fmt.Errorf("%s: unknown value %q", sname, v)
+				}
+				if c <= 0 || c > counts[v] {
+					return fmt.Errorf("%s[%q] = %d, want 1 to the sites that say %s (%d)", sname, v, c, v, counts[v])
+				}
+			}
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/fetch"
 )
 
@@ -160,12 +161,108 @@ func TestSummaryAdd(t *testing.T) {
 			"CCBot":  {"star": {"partly": 1}},
 		},
 		Lint: map[string]LintUse{"RB303": {1, 1}, "RB406": {1, 1}, "RB205": {1, 0}},
+		// No usage line and no control token: none for every purpose.
+		Usage: map[string]UsageCounts{"search": {None: 2}, "ai-input": {None: 2}, "ai-train": {None: 2}},
 	}
 	if got, w := sumJSON(t, &s), sumJSON(t, &want); got != w {
 		t.Errorf("summary\n got %s\nwant %s", got, w)
 	}
 	if err := s.validate(); err != nil {
 		t.Errorf("validate: %v", err)
+	}
+}
+
+// TestSummaryUsage checks the usage table's counts: each source read as
+// the root package reads its lines, control tokens only where a group
+// names them and bars some path, a no over a yes, sites only.
+func TestSummaryUsage(t *testing.T) {
+	site := sumOutcomes("rules", "rules")
+	ge := func(state, via string) Verdict { return Verdict{Robot: "Google-Extended", State: state, Via: via} }
+	ae := func(state, via string) Verdict { return Verdict{Robot: "Applebot-Extended", State: state, Via: via} }
+	tests := []struct {
+		name string
+		row  Row
+		want [3]string                    // search, ai-input, ai-train
+		srcs map[string]map[string]string // purpose → source → value counted
+	}{
+		{name: "nothing", row: Row{Status: 200, Outcomes: site}, want: [3]string{"none", "none", "none"}},
+		{name: "signal", row: Row{Status: 200, Outcomes: site, ContentSignal: []string{"search=yes, ai-train=no", "AI-Input=No"}},
+			want: [3]string{"yes", "no", "no"},
+			srcs: map[string]map[string]string{"search": {"Content-Signal": "yes"}, "ai-input": {"Content-Signal": "no"}, "ai-train": {"Content-Signal": "no"}}},
+		// A path first, then the AIPREF value; a value that is no RFC 9651
+		// Dictionary states nothing (vocab-08 §6.5.1); the last of a
+		// label counts.
+		{name: "usage", row: Row{Status: 200, Outcomes: site, ContentUsage: []string{"/a/\t train-ai=n", "search=Y", "ai-use=y, ai-use=n", "/b"}},
+			want: [3]string{"none", "no", "no"},
+			srcs: map[string]map[string]string{"ai-input": {"Content-Usage": "no"}, "ai-train": {"Content-Usage": "no"}}},
+		// No wins over yes; the sources that say yes do not count under no.
+		{name: "no over yes", row: Row{Status: 200, Outcomes: site, ContentSignal: []string{"ai-train=yes"}, ContentUsage: []string{"train-ai=n"},
+			Robots: []Verdict{ge("blocked", "named"), ae("partly", "named")}, License: []string{"https://x.example/l", "https://x.example/m"}},
+			want: [3]string{"none", "no", "no"},
+			srcs: map[string]map[string]string{"ai-input": {"Google-Extended": "no"},
+				"ai-train": {"Content-Usage": "no", "Google-Extended": "no", "Applebot-Extended": "no"}}},
+		// A control token read through "*", or open, says nothing; a
+		// repeated verdict counts once.
+		{name: "control through star", row: Row{Status: 200, Outcomes: site, ContentSignal: []string{"ai-train=yes"},
+			Robots: []Verdict{ge("blocked", "star"), ae("open", "named"), ae("blocked", "named")}},
+			want: [3]string{"none", "none", "yes"},
+			srcs: map[string]map[string]string{"ai-train": {"Content-Signal": "yes"}}},
+		// No site, no count.
+		{name: "HTML", row: Row{Status: 200, Outcomes: site, HTML: true, ContentSignal: []string{"ai-train=no"}, Robots: []Verdict{ge("blocked", "named")}}},
+	}
+	for _, tt := range tests {
+		var s Summary
+		s.Add(&tt.row)
+		if err := s.validate(); err != nil {
+			t.Errorf("%s: validate: %v", tt.name, err)
+		}
+		if tt.row.HTML {
+			if s.Usage != nil {
+				t.Errorf("%s: counted: %+v", tt.name, s.Usage)
+			}
+			continue
+		}
+		for i, p := range []string{"search", "ai-input", "ai-train"} {
+			u := s.Usage[p]
+			want := UsageCounts{}
+			switch tt.want[i] {
+			case "no":
+				want.No = 1
+			case "yes":
+				want.Yes = 1
+			default:
+				want.None = 1
+			}
+			for src, v := range tt.srcs[p] {
+				want.Sources = addSource(want.Sources, src, v)
+			}
+			if !reflect.DeepEqual(u, want) {
+				t.Errorf("%s: %s = %+v, want %+v", tt.name, p, u, want)
+			}
+		}
+	}
+}
+
+// TestUsageStatements: the summary reads the values of a row's usage
+// lines as the root package reads the lines of the file they come from.
+func TestUsageStatements(t *testing.T) {
+	for _, line := range []string{"Content-Usage: train-ai=n", "Content-Usage: / train-ai=n", "Content-Usage: /a/b\ttrain-ai=y",
+		"Content-Usage: /a/b \t search=n", "Content-Usage: /only-a-path", "Content-Usage: /", "Content-Usage:", "Content-Usage: search=y /x",
+		"Content-Usage: /é train-ai=n # comment", "content-usage: ai-use=n, train-ai=\"n\"", "Content-Usage train-ai=n",
+		"Content-Signal: search=yes, ai-train=no", "CONTENT-SIGNAL: ai-input = No ,ai-train=yes", "Content-Signal: ai-train=n", "Content-Signal ai-input=no"} {
+		body := "User-agent: *\n" + line + "\n"
+		want := robots.Parse([]byte(body), robots.Google).UsageStatements(robots.Agent{})
+		row := Analyze(&Capture{Status: 200, Body: []byte(body)}, nil)
+		got := usageStatements(&row)
+		if len(got) != 1 || len(want) != 1 || got[0].Field != want[0].Field || got[0].Path != want[0].Path ||
+			got[0].Value != want[0].Value || got[0].Prefs != want[0].Prefs {
+			t.Errorf("%q: the row's values %q %q read as %+v, the file as %+v", line, row.ContentUsage, row.ContentSignal, got, want)
+		}
+	}
+	// A value with a line break, in a row made by hand, stays one line.
+	r := Row{ContentSignal: []string{"search=no\nai-train=no", "ai-input=no\r"}}
+	if st := usageStatements(&r); len(st) != 2 || st[0].Prefs[robots.Search] != robots.NoPreference || st[1].Prefs[robots.AIInput] != robots.No {
+		t.Errorf("line breaks: %+v", st)
 	}
 }
 
@@ -202,7 +299,16 @@ func sumRandomRow(r *rand.Rand) *Row {
 	for range r.IntN(6) {
 		row.Agents = append(row.Agents, AgentValue{Lower: sumPick(r, []string{"*", "googlebot", "gptbot", "ccbot", "", "bot\xff", "bot\xfe", "mozilla/5.0"})})
 	}
-	for _, tok := range []string{"GPTBot", "CCBot", "Googlebot", "ClaudeBot"} {
+	for range r.IntN(3) {
+		row.ContentSignal = append(row.ContentSignal, sumPick(r, []string{"search=yes, ai-train=no", "ai-input=no", "ai-train=yes", "x=\xff", ""}))
+	}
+	for range r.IntN(3) {
+		row.ContentUsage = append(row.ContentUsage, sumPick(r, []string{"train-ai=n", "/a train-ai=y", "search=y, ai-use=n", "bad=", "/x"}))
+	}
+	for range r.IntN(2) {
+		row.License = append(row.License, sumPick(r, []string{"https://a.example/l", ""}))
+	}
+	for _, tok := range []string{"GPTBot", "CCBot", "Googlebot", "ClaudeBot", "Google-Extended", "Applebot-Extended"} {
 		if r.IntN(6) == 0 {
 			continue
 		}
@@ -373,6 +479,13 @@ func TestReadSummaryRejects(t *testing.T) {
 		{"lint zero", `{"version":1,"lint":{"RB1":{"captures":0,"sites":0}}}`, `lint["RB1"]`},
 		{"not a number", `{"version":1,"captures":"1"}`, "cannot unmarshal"},
 		{"status key", `{"version":1,"status":{"ok":1}}`, "status"},
+		{"usage purpose", `{"version":1,"captures":1,"sites":1,"status":{"200":1},"sizes":{"0":1},"usage":{"ai-training":{"no":1,"yes":0,"none":0}}}`, `unknown purpose "ai-training"`},
+		{"usage over sites", `{"version":1,"captures":1,"sites":1,"status":{"200":1},"sizes":{"0":1},"usage":{"search":{"no":1,"yes":1,"none":0}}}`, "at most sites"},
+		{"usage negative", `{"version":1,"captures":1,"sites":1,"status":{"200":1},"sizes":{"0":1},"usage":{"search":{"no":-1,"yes":1,"none":1}}}`, "0 or more"},
+		{"usage empty", `{"version":1,"usage":{"search":{"no":0,"yes":0,"none":0}}}`, "counts no site"},
+		{"usage source over", `{"version":1,"captures":1,"sites":1,"status":{"200":1},"sizes":{"0":1},"usage":{"search":{"no":0,"yes":1,"none":0,"sources":{"Content-Signal":{"no":1}}}}}`, `["no"] = 1`},
+		{"usage source value", `{"version":1,"captures":1,"sites":1,"status":{"200":1},"sizes":{"0":1},"usage":{"search":{"no":1,"yes":0,"none":0,"sources":{"Content-Signal":{"none":1}}}}}`, `unknown value "none"`},
+		{"usage source empty", `{"version":1,"captures":1,"sites":1,"status":{"200":1},"sizes":{"0":1},"usage":{"search":{"no":1,"yes":0,"none":0,"sources":{"Content-Signal":{}}}}}`, "is empty"},
 	} {
 		_, err := ReadSummary(strings.NewReader(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -416,6 +529,7 @@ func TestSumKeySet(t *testing.T) {
 func FuzzReadSummary(f *testing.F) {
 	f.Add(`{"version":1}`)
 	f.Add(`{"version":1,"captures":3,"sites":2,"status":{"200":2,"404":1},"sizes":{"1k":2},"outcomes":{"google":{"rules":2,"unavailable":1}},"directives":{"disallow":{"sites":2,"lines":4}},"agents":{"*":2},"robots":{"GPTBot":{"named":{"blocked":1},"star":{"open":1}}},"lint":{"RB303":{"captures":2,"sites":1}}}`)
+	f.Add(`{"version":1,"captures":2,"sites":2,"status":{"200":2},"sizes":{"1k":2},"usage":{"ai-train":{"no":1,"yes":1,"none":0,"sources":{"Content-Signal":{"no":1,"yes":1},"Google-Extended":{"no":1}}}}}`)
 	if b, err := os.ReadFile("testdata/summary/report.json"); err == nil {
 		f.Add(string(b))
 	}
