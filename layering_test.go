@@ -24,6 +24,7 @@ var allowedImports = map[string][]string{
 	"internal/termtext":        {}, // remote text made safe for a terminal: one escaping for lint's text and the CLI
 	"internal/target":          {}, // a URL or a bare host to fetch: one reading for the CLI and the web forms
 	"internal/aipref":          {}, // usage preferences (AIPREF, Content Signals): one reading for the root package, meta and fetch
+	"internal/boltfile":        {}, // checks and locks of a bbolt file before bbolt maps it: one for fetch/diskcache and history
 	"internal/probe":           {"syntax", "internal/arena"},
 	"internal/lines":           {"internal/octets"},
 	"syntax":                   {"internal/lines"},
@@ -41,11 +42,12 @@ var allowedImports = map[string][]string{
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell", "usage"}, // L5: the web checker and API
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff", "usage"},
 	"scan/parquet":             {"scan"}, // the Parquet writer, apart so that only its users link parquet-go
-	"fetch/diskcache":          {"fetch"},
+	"fetch/diskcache":          {"fetch", "internal/boltfile"},
 	"fetch/rediscache":         {"fetch"},
 	"fetch/cachespec":          {"fetch", "fetch/diskcache", "fetch/rediscache"},
 	"fetch/internal/cachetest": {"fetch"},
 	"fetch/internal/redistest": {},
+	"history":                  {"internal/boltfile"}, // robots.txt versions per site in a bbolt file (robots watch, history, logs)
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},
 

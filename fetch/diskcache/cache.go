@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/boltfile"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -178,10 +179,15 @@ type Stats struct {
 var errDiskClosed = errors.New("fetch: disk cache is closed")
 
 // errDiskLocked: lockFile timed out.
-var errDiskLocked = errors.New("locked")
+var errDiskLocked = boltfile.ErrLocked
+
+// lockFile takes the exclusive flock that bbolt takes on the file, so
+// that it can be checked, and moved aside, before bbolt maps it and
+// while no other process uses it (see boltfile.Lock).
+func lockFile(f *os.File, timeout time.Duration) error { return boltfile.Lock(f, timeout) }
 
 // errDiskCorrupt is what the OpenFile hook returns for a file that failed
-// checkBoltFile, to stop bbolt from mapping it.
+// boltfile.Check, to stop bbolt from mapping it.
 var errDiskCorrupt = errors.New("corrupt")
 
 // errDiskForeign: a bbolt file that a Cache did not write.
@@ -281,7 +287,7 @@ func (c *Cache) open() (*bolt.DB, error) {
 func (c *Cache) openOnce() (db *bolt.DB, moved bool, err error) {
 	var (
 		f   *os.File // the file bbolt opened, locked
-		bad error    // why checkBoltFile rejected it
+		bad error    // why boltfile.Check rejected it
 	)
 	opts := &bolt.Options{
 		Timeout: diskLockTimeout,
@@ -297,7 +303,7 @@ func (c *Cache) openOnce() (db *bolt.DB, moved bool, err error) {
 				return nil, err
 			}
 			f = fh
-			if bad = checkBoltFile(fh); bad != nil {
+			if bad = boltfile.Check(fh); bad != nil {
 				return nil, errDiskCorrupt
 			}
 			return fh, nil
@@ -426,12 +432,12 @@ func (c *Cache) moveAside(f *os.File, db *bolt.DB, reason error) error {
 			closeDB(db)
 		}
 	}
-	to := asideName(c.path, time.Now())
-	if !renameWhileOpen {
+	to := boltfile.AsideName(c.path, time.Now())
+	if !boltfile.RenameWhileOpen {
 		release()
 	}
 	err := os.Rename(c.path, to)
-	if renameWhileOpen {
+	if boltfile.RenameWhileOpen {
 		release()
 	}
 	if err != nil {

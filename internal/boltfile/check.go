@@ -1,4 +1,4 @@
-package diskcache
+package boltfile
 
 import (
 	"encoding/binary"
@@ -31,26 +31,27 @@ const (
 	boltNoFreelist   = ^uint64(0)
 )
 
-// A boltMeta is the part of a meta page that checkBoltFile reads.
+// A boltMeta is the part of a meta page that Check reads.
 type boltMeta struct {
 	pageSize       uint32
 	root, freelist uint64
 	pgid, txid     uint64
 }
 
-// errNotBolt is the reason for a file that is not a bbolt file at all.
-var errNotBolt = errors.New("not a bbolt file")
+// ErrNotBolt is the reason Check gives for a file that is not a bbolt
+// file at all.
+var ErrNotBolt = errors.New("not a bbolt file")
 
 // parseBoltMeta decodes the meta page at the start of p, or says why it
 // is not one.
 func parseBoltMeta(p []byte) (boltMeta, error) {
 	if len(p) < boltHeaderSize+boltMetaSize {
-		return boltMeta{}, errNotBolt
+		return boltMeta{}, ErrNotBolt
 	}
 	le := binary.NativeEndian
 	m := p[boltHeaderSize : boltHeaderSize+boltMetaSize]
 	if le.Uint32(m[0:]) != boltMagic {
-		return boltMeta{}, errNotBolt
+		return boltMeta{}, ErrNotBolt
 	}
 	if v := le.Uint32(m[4:]); v != boltVersion {
 		return boltMeta{}, fmt.Errorf("bbolt version %d, want %d", v, boltVersion)
@@ -69,7 +70,7 @@ func parseBoltMeta(p []byte) (boltMeta, error) {
 	}, nil
 }
 
-// checkBoltFile checks, with reads only, that f holds a bbolt file that
+// Check checks, with reads only, that f holds a bbolt file that
 // bbolt can map without reading past its end: bbolt maps more than the
 // file holds, and a page it reads beyond the end of the file kills the
 // process with SIGBUS (a truncated file did). It checks the size (a
@@ -79,9 +80,14 @@ func parseBoltMeta(p []byte) (boltMeta, error) {
 // page and of the root page it names, and every page id on the
 // freelist. An empty file passes: bbolt writes a new one.
 //
-// It cannot vouch for the pages below the root; Get and Put recover from
-// the panics and faults that a corrupt one causes (see guard).
-func checkBoltFile(f *os.File) error {
+// It cannot vouch for the pages below the root: a user of the file
+// recovers from the panics and faults that a corrupt one causes (with
+// runtime/debug.SetPanicOnFault and recover). A file written with
+// bbolt's NoFreelistSync fails: its users do not write such files.
+//
+// Lock the file first (see Lock), so that no other process writes it
+// while it is read.
+func Check(f *os.File) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
@@ -113,8 +119,8 @@ func checkBoltFile(f *os.File) error {
 		}
 	}
 	if pageSize == 0 {
-		if errors.Is(err0, errNotBolt) {
-			return errNotBolt
+		if errors.Is(err0, ErrNotBolt) {
+			return ErrNotBolt
 		}
 		return fmt.Errorf("no valid meta page: %v", err0)
 	}
@@ -159,7 +165,7 @@ func checkBoltFile(f *os.File) error {
 		return fmt.Errorf("the meta page counts %d pages, the file holds %d (truncated?)", m.pgid, pages)
 	}
 	if m.freelist == boltNoFreelist {
-		return errors.New("no freelist on disk (NoFreelistSync): not written by a DiskCache")
+		return errors.New("no freelist on disk (NoFreelistSync)")
 	}
 	// header reads the header of page id and checks that it and its
 	// overflow pages are below the high water mark.
@@ -217,9 +223,10 @@ func checkBoltFile(f *os.File) error {
 	return nil
 }
 
-// asideName returns the name a corrupt cache file at path is moved to,
-// PATH.corrupt-TIME, with a number after it if that is taken.
-func asideName(path string, now time.Time) string {
+// AsideName returns the name a corrupt file at path is moved to,
+// PATH.corrupt-TIME (TIME in UTC, to the second), with a number after it
+// if that is taken.
+func AsideName(path string, now time.Time) string {
 	base := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
 	name := base
 	for i := 2; ; i++ {
