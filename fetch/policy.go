@@ -115,6 +115,19 @@ func (a Access) For(rules *robots.Rules, agent robots.Agent) robots.Access {
 // archive's, means to a robot of p.
 func (p Policy) First(o Outcome) (Access, string) { return p.sem().access(o, 0, 0) }
 
+// Outage returns the access and its reason when robots.txt has been
+// unreachable for streak (measured from the first unreachable fetch of
+// the run) and the last fetch before the run had the outcome good (0 when
+// there was none): p's outage timeline, the "outage" rows of the table in
+// the package documentation. A Fetcher reads its cache entries so, and
+// so does a history of versions read at a past time: a request made
+// during an outage is judged by what the robot could know then. When good
+// is Success the access is AccessRules: the rules of that fetch's body
+// apply.
+func (p Policy) Outage(streak time.Duration, good Outcome) (Access, string) {
+	return p.sem().access(Unreachable, max(streak, 0), good)
+}
+
 // Served returns the access a robot of policy p has to a robots.txt
 // served whole with status 200 and size octets, and why: its rules apply
 // (AccessRules), except under a policy that ignores a file over 500 KiB
