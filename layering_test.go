@@ -21,7 +21,8 @@ var allowedImports = map[string][]string{
 	"internal/arena":           {},
 	"internal/hostname":        {}, // Yandex's Host values, for the root package and the checker
 	"internal/sniff":           {}, // what a body is (HTML, wide text, binary): one answer for lint, fetch, scan and page
-	"internal/termtext":        {}, // remote text made safe for a terminal: one escaping for lint's text and the CLI
+	"internal/termtext":        {},
+	"internal/htmlreport":      {}, // the report page of robots scan and robots logs // remote text made safe for a terminal: one escaping for lint's text and the CLI
 	"internal/target":          {}, // a URL or a bare host to fetch: one reading for the CLI and the web forms
 	"internal/aipref":          {}, // usage preferences (AIPREF, Content Signals): one reading for the root package, meta and fetch
 	"internal/boltfile":        {}, // checks and locks of a bbolt file before bbolt maps it: one for fetch/diskcache and history
@@ -40,7 +41,7 @@ var allowedImports = map[string][]string{
 	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                                                                                                                                                                                                                                                                                      // L4: fetch-then-check of the CLI and the API
 	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "internal/sniff", "internal/target", "internal/termtext", "meta", "page", "scan", "scan/parquet", "server", "usage"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell", "usage"}, // L5: the web checker and API
-	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff", "usage"},
+	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff", "internal/htmlreport", "usage"},
 	"scan/parquet":             {"scan"}, // the Parquet writer, apart so that only its users link parquet-go
 	"fetch/diskcache":          {"fetch", "internal/boltfile"},
 	"fetch/rediscache":         {"fetch"},
