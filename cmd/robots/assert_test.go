@@ -17,11 +17,8 @@ import (
 	"github.com/robotskit/robots/fetch"
 )
 
-// exampleRobots and exampleSpec are the example of docs/assert.md.
-const (
-	exampleRobots = "../../docs/examples/robots.txt"
-	exampleSpec   = "../../docs/examples/robots.assert"
-)
+// exampleRobots is the robots.txt of docs/assert.md's example.
+const exampleRobots = "../../docs/examples/robots.txt"
 
 // TestAssertAgreesWithTest: an assertion's verdict is robots test's,
 // for every robot of the registry (its profile, token chain and quirks),
