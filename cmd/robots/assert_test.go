@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
 )
@@ -298,4 +300,76 @@ func FuzzParseAssertSpecs(f *testing.F) {
 		}
 		(&assertTarget{name: "r", file: nil}).checkAll(spec)
 	})
+}
+
+// TestAssertSARIFSchema validates robots assert -format sarif, with
+// failing results and related locations, against the subset of the SARIF
+// 2.1.0 schema the checker's log is validated against
+// (internal/wire/testdata), and checks what GitHub code scanning reads of
+// each result: ruleId, message.text and a location with a uri and a line
+// (https://docs.github.com/en/code-security/code-scanning/integrating-with-code-scanning/sarif-support-for-code-scanning).
+func TestAssertSARIFSchema(t *testing.T) {
+	f, err := os.Open("../../internal/wire/testdata/sarif-2.1.0-subset.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(t.TempDir(), "fail.assert")
+	if err := os.WriteFile(spec, []byte("GPTBot allow /\n* disallow /\nGooglebot usage ai-input yes /\nGooglebot allow /\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"assert", "-format", "sarif", "-file", exampleRobots, spec}, strings.NewReader(""), &out, &errb); code != exitFinding {
+		t.Fatalf("exit %d, want 1: %s", code, errb.String())
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		t.Errorf("not valid SARIF: %v\n%s", err, out.String())
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string
+				Message   struct{ Text string }
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
+				}
+				RelatedLocations []json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	rs := log.Runs[0].Results
+	if len(rs) != 3 {
+		t.Fatalf("%d results, want one per failing assertion (3)", len(rs))
+	}
+	for i, r := range rs {
+		l := r.Locations[0].PhysicalLocation
+		if r.RuleID == "" || r.Message.Text == "" || l.ArtifactLocation.URI == "" || l.Region.StartLine != i+1 {
+			t.Errorf("result %d: %+v", i, r)
+		}
+	}
+	if len(rs[0].RelatedLocations) != 1 || len(rs[1].RelatedLocations) != 0 {
+		t.Errorf("related locations: %d and %d, want the deciding line of the first and none for the second (no rule matched)", len(rs[0].RelatedLocations), len(rs[1].RelatedLocations))
+	}
 }
