@@ -35,7 +35,10 @@ func valueFlags(t *testing.T, cmd string) map[string]bool {
 			continue
 		}
 		f := strings.Fields(l)
-		m[strings.TrimPrefix(f[0], "-")] = len(f) > 1
+		// flag.PrintDefaults writes a one-letter flag without a value
+		// ("-v") and its usage on one line, separated by a tab.
+		bare := strings.HasPrefix(l[len("  ")+len(f[0]):], "\t")
+		m[strings.TrimPrefix(f[0], "-")] = len(f) > 1 && !bare
 	}
 	return m
 }

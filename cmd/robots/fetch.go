@@ -95,6 +95,14 @@ func policyOf(fs *flag.FlagSet, explicit fetch.Policy, robot string, p robots.Pr
 	if isSet(fs, "policy") {
 		return explicit, ""
 	}
+	return robotFetchPolicy(robot, p)
+}
+
+// robotFetchPolicy returns the fetch policy and User-Agent header of the
+// registry robot named robot ("" for none: a plain token or "*"): the
+// robot's own, else the family of profile p, with the fetcher's own
+// User-Agent ("").
+func robotFetchPolicy(robot string, p robots.Profile) (fetch.Policy, string) {
 	if robot != "" {
 		if rb, ok := agents.Find(robot); ok {
 			if pol, err := fetch.ParsePolicy(rb.Fetch); err == nil {

@@ -15,6 +15,8 @@
 //	compare  show how each robot reads a file, URL by URL
 //	diff     say which verdicts change between two versions of a file
 //	audit    say what every known robot may crawl, and what it misreads
+//	usage    say what robots may do with what they fetch: search, ai-input, ai-train
+//	assert   check that a robots.txt says what spec files expect of it
 //	agents   list the known robots
 //	scan     analyse robots.txt captures in bulk: WARC files, directories, JSON lines
 //	serve    run the web checker and JSON API
@@ -108,7 +110,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, agentsCmd, scanCmd, serveCmd, versionCmd, helpCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, assertCmd, agentsCmd, scanCmd, serveCmd, versionCmd, helpCmd}
 }
 
 // Exit codes.

@@ -41,7 +41,14 @@ func findRobot(name string) (agents.Robot, error) {
 	if rb, ok := agents.Find(name); ok {
 		return rb, nil
 	}
-	return agents.Robot{}, &usageError{msg: agents.Unknown(name) + " (robots agents lists the known robots; -agent " + shellQuote(name) + " tests a plain product token)"}
+	return agents.Robot{}, &usageError{msg: unknownRobot(name, "-agent "+shellQuote(name))}
+}
+
+// unknownRobot says that the registry does not know name, which known
+// robots come closest, and that plain (how the command names a plain
+// product token: "-agent NAME", "agent:NAME") tests one.
+func unknownRobot(name, plain string) string {
+	return agents.Unknown(name) + " (robots agents lists the known robots; " + plain + " tests a plain product token)"
 }
 
 // shellQuote quotes s for a shell when it needs it.
@@ -63,16 +70,10 @@ func shellQuote(s string) string {
 func agentTokens(e *env, values []string) ([]string, error) {
 	out := make([]string, 0, len(values))
 	for _, v := range values {
-		if v == "*" || (v != "" && robots.LineToken(v) == v) {
+		tok, read := productToken(v)
+		if !read {
 			out = append(out, v)
 			continue
-		}
-		tok := robots.LineToken(v)
-		if strings.ContainsAny(v, " ;(") {
-			// A whole User-Agent header: the robot it names, not "Mozilla".
-			if t := agents.HeaderToken(v); t != "" {
-				tok = t
-			}
 		}
 		if tok == "" {
 			msg := fmt.Sprintf("-agent %q is not a product token (letters, '-' and '_', RFC 9309 §2.2.1)", v)
@@ -85,6 +86,25 @@ func agentTokens(e *env, values []string) ([]string, error) {
 		out = append(out, tok)
 	}
 	return out, nil
+}
+
+// productToken reads v as the matcher's product token, the rules of
+// agentTokens: "*" and a product token are themselves (read false); from
+// anything else (read true) the token it names is read, as a robot's own
+// parser would compare it: "Googlebot" from "Googlebot/2.1", the robot a
+// whole User-Agent header names, "" when v names none.
+func productToken(v string) (tok string, read bool) {
+	if v == "*" || (v != "" && robots.LineToken(v) == v) {
+		return v, false
+	}
+	tok = robots.LineToken(v)
+	if strings.ContainsAny(v, " ;(") {
+		// A whole User-Agent header: the robot it names, not "Mozilla".
+		if t := agents.HeaderToken(v); t != "" {
+			tok = t
+		}
+	}
+	return tok, true
 }
 
 // fromRegistry makes a reader of a registry robot.

@@ -222,12 +222,7 @@ func (o *testOutput) write(w io.Writer) error {
 func explain(f *syntax.File, d robots.Decision) string {
 	switch d.Reason {
 	case robots.Matched:
-		// The rule as written, misspelt key and all.
-		key, value := d.Rule.String(), d.Pattern
-		if d.Line-1 < len(f.Lines) {
-			l := &f.Lines[d.Line-1]
-			key, value = f.Text(l.Key), f.Text(l.Value)
-		}
+		key, value := ruleText(f, d)
 		return fmt.Sprintf("line %d: %s: %s", d.Line, key, value)
 	case robots.NoMatch:
 		return fmt.Sprintf("no rule matches in the group at line %d", d.Group)
@@ -236,6 +231,18 @@ func explain(f *syntax.File, d robots.Decision) string {
 	default:
 		return "no group applies"
 	}
+}
+
+// ruleText is the key and value of the rule that decided d (its Reason
+// is robots.Matched) as f writes them, misspelt key and all; the rule as
+// compiled when f does not have the line.
+func ruleText(f *syntax.File, d robots.Decision) (key, value string) {
+	key, value = d.Rule.String(), d.Pattern
+	if f != nil && d.Line >= 1 && d.Line-1 < len(f.Lines) {
+		l := &f.Lines[d.Line-1]
+		key, value = f.Text(l.Key), f.Text(l.Value)
+	}
+	return key, value
 }
 
 func profileNames() string {
@@ -432,22 +439,13 @@ func testURL(e *env, fs *flag.FlagSet, nf *netFlags, rd reader, robot, site stri
 	base, _ := neturl.Parse(site)
 	var urls []string
 	for _, a := range args {
-		u, err := base.Parse(a)
+		u, err := siteURL(base, origin, a)
 		if err != nil {
-			return &usageError{msg: fmt.Sprintf("%q is not a URL: %s", a, urlProblem(err))}
+			return &usageError{msg: err.Error()}
 		}
-		o, err := fetch.ParseOrigin(u.String())
-		if err != nil || o != origin {
-			return &usageError{msg: fmt.Sprintf("%s is not on %s: a robots.txt governs only its own origin (RFC 9309 §2.3)", a, origin)}
-		}
-		urls = append(urls, u.String())
+		urls = append(urls, u)
 	}
-	stop := progress(e, "fetching "+origin.String()+"/robots.txt")
-	res, err := nf.get(e, fr, site)
-	stop()
-	if e.ctx.Err() != nil {
-		return e.ctx.Err()
-	}
+	res, err := getRobotsTxt(e, nf, fr, origin, site)
 	if err != nil {
 		return err
 	}
@@ -460,18 +458,68 @@ func testURL(e *env, fs *flag.FlagSet, nf *netFlags, rd reader, robot, site stri
 		out.fetch = wire.Trace(res)
 	}
 	for i, u := range urls {
-		v := res.Decide(rd.agent, u)
-		d, why := v.Decision, v.Reason
-		if v.Access == fetch.AccessRules {
-			why = explain(f, v.Decision)
-		} else {
-			// The fetch decided, not a rule: no file (everything
-			// allowed) or none usable (complete disallow).
-			d = robots.Decision{Allowed: v.Allowed}
-		}
+		d, why := fetchedVerdict(res, f, nil, rd.agent, u)
 		out.add(args[i], d, why, how)
 	}
 	return out.write(e.stdout)
+}
+
+// siteURL resolves a URL argument a (a path, or an absolute URL) against
+// base, the URL given for the site, and checks that it is on origin: a
+// robots.txt governs only its own origin (RFC 9309 §2.3). robots test -url
+// and robots assert -url read their URLs so.
+func siteURL(base *neturl.URL, origin fetch.Origin, a string) (string, error) {
+	u, err := base.Parse(a)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a URL: %s", a, urlProblem(err))
+	}
+	o, err := fetch.ParseOrigin(u.String())
+	if err != nil || o != origin {
+		return "", fmt.Errorf("%s is not on %s: a robots.txt governs only its own origin (RFC 9309 §2.3)", a, origin)
+	}
+	return u.String(), nil
+}
+
+// getRobotsTxt fetches the robots.txt of site with fr (through the cache
+// of -cache when one is given), showing progress while it runs. An
+// interrupt is an error, whatever the fetch returned.
+func getRobotsTxt(e *env, nf *netFlags, fr *fetch.Fetcher, origin fetch.Origin, site string) (*fetch.Result, error) {
+	stop := progress(e, "fetching "+origin.String()+"/robots.txt")
+	res, err := nf.get(e, fr, site)
+	stop()
+	if e.ctx.Err() != nil {
+		return nil, e.ctx.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// fetchedVerdict is the verdict on url of the robot agent from a fetched
+// robots.txt, and why in words, as robots test -url reports it and robots
+// assert -url checks it: when the fetch left rules (fetch.AccessRules),
+// the rule that decides, explained from f, the parse of res.Body; when it
+// left none, the fetch itself decided (no file: everything allowed; none
+// usable: complete disallow), for res.Reason.
+//
+// rules nil means res's own rules (res.Decide), which the fetcher compiled
+// under its profile; a robot of another profile passes
+// robots.Compile(f, profile), the same rules the fetcher would have made
+// for it (robots.Compile documents that Compile(syntax.Parse(name, src), p)
+// and Parse(src, p) agree).
+func fetchedVerdict(res *fetch.Result, f *syntax.File, rules *robots.Rules, agent robots.Agent, url string) (robots.Decision, string) {
+	v := res.Decide(agent, url)
+	if v.Access != fetch.AccessRules {
+		// The fetch decided, not a rule: no file (everything
+		// allowed) or none usable (complete disallow).
+		return robots.Decision{Allowed: v.Allowed}, v.Reason
+	}
+	d := v.Decision
+	if rules != nil {
+		d = rules.Decide(agent, url)
+	}
+	return d, explain(f, d)
 }
 
 // fetchSummary says in a few words how a fetch ended.
