@@ -25,6 +25,7 @@ var allowedImports = map[string][]string{
 	"internal/htmlreport":      {}, // the report page of robots scan and robots logs // remote text made safe for a terminal: one escaping for lint's text and the CLI
 	"internal/target":          {}, // a URL or a bare host to fetch: one reading for the CLI and the web forms
 	"internal/aipref":          {}, // usage preferences (AIPREF, Content Signals): one reading for the root package, meta and fetch
+	"internal/accesslog":       {}, // access logs and crawler IP ranges, for robots logs
 	"internal/boltfile":        {}, // checks and locks of a bbolt file before bbolt maps it: one for fetch/diskcache and history
 	"internal/probe":           {"syntax", "internal/arena"},
 	"internal/lines":           {"internal/octets"},
