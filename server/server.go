@@ -1,7 +1,8 @@
 // Package server is the web checker and JSON API of `robots serve` (see
 // the README, "The web checker and JSON API"): POST /api/v1/check, POST
 // /api/v1/test, GET /api/v1/page, GET /healthz, GET /metrics, and a page
-// at /.
+// at /; with a history store (Config.Store), the pages at /history and
+// GET /api/v1/history show the versions robots watch recorded.
 //
 // The server fetches URLs that remote users give it, so every connection
 // it makes passes a guard that refuses the addresses the IANA
@@ -142,6 +143,12 @@ type Config struct {
 	// X-Forwarded-For header names the client (for the rate limit and the
 	// log); the header of any other peer is ignored.
 	TrustProxy []netip.Prefix
+	// Store is the path of a history store that robots watch writes
+	// (package history): the pages at /history and GET /api/v1/history
+	// show its sites, their versions and how robots read any two
+	// differently. It is opened for reading on each request, so that a
+	// watch daemon may write it meanwhile; "" means no history pages.
+	Store string
 }
 
 // A Server is the web checker and JSON API. It is an http.Handler.
@@ -228,12 +235,16 @@ func (s *Server) routes() {
 	s.handle("POST /api/v1/test", "test", s.admit(s.test))
 	s.handle("GET /api/v1/page", "page", s.admit(s.page))
 	s.handle("GET /api/v1/agents", "agents", s.agents)
+	// A site's versions are read under a slot of the gate; the list of
+	// sites takes none (apiHistory and uiHistory call work).
+	s.handle("GET /api/v1/history", "history", s.admit(s.apiHistory))
+	s.handle("GET /history", "ui_history", s.admit(s.uiHistory))
 	s.handle("GET /healthz", "healthz", s.healthz)
 	s.mux.Handle("GET /metrics", s.instrument("metrics", s.metricsHandler()))
 	s.handle("GET /{$}", "ui", s.admitUI(s.uiIndex, func(r *http.Request) bool { return r.URL.Query().Has("page") }))
 	s.handle("POST /{$}", "ui", s.admitUI(s.uiCheck, func(*http.Request) bool { return true }))
 	s.mux.Handle("GET /static/", s.instrument("static", staticHandler()))
-	for _, p := range []struct{ path, allow string }{{"/api/v1/check", "POST"}, {"/api/v1/test", "POST"}, {"/api/v1/page", "GET"}, {"/api/v1/agents", "GET"}} {
+	for _, p := range []struct{ path, allow string }{{"/api/v1/check", "POST"}, {"/api/v1/test", "POST"}, {"/api/v1/page", "GET"}, {"/api/v1/agents", "GET"}, {"/api/v1/history", "GET"}} {
 		s.handle(p.path, "api", func(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Allow", p.allow)
 			return &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", msg: r.Method + " " + r.URL.Path + ": use " + p.allow}
@@ -320,7 +331,7 @@ func (s *Server) admitUI(h handler, heavy func(*http.Request) bool) handler {
 			if r.Method == http.MethodGet {
 				d = &uiData{PageURL: r.URL.Query().Get("page"), PageRobot: r.URL.Query().Get("robot"), PageError: "Error: " + ae.msg}
 			}
-			return render(w, ae.status, d)
+			return s.render(w, ae.status, d)
 		}
 		defer done()
 		err = h(w, r)
@@ -328,7 +339,7 @@ func (s *Server) admitUI(h handler, heavy func(*http.Request) bool) handler {
 		if errors.As(err, &ae) && ae.status == http.StatusServiceUnavailable && ae.code == "overloaded" {
 			// A refusal of the gate or the fetch pool is drawn as the page.
 			noteError(w, ae)
-			return render(w, ae.status, &uiData{Error: ae.msg})
+			return s.render(w, ae.status, &uiData{Error: ae.msg})
 		}
 		return err
 	}

@@ -57,6 +57,10 @@ type uiData struct {
 	PageRobot   string
 	Page        *uiReport
 	PageError   string
+
+	// History says that the server has a history store: the header
+	// links to /history.
+	History bool
 }
 
 // A uiOption is an <option> of a select.
@@ -76,19 +80,19 @@ var uiProfiles = func() []uiOption {
 func (s *Server) uiIndex(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	if !q.Has("page") {
-		return render(w, http.StatusOK, &uiData{})
+		return s.render(w, http.StatusOK, &uiData{})
 	}
 	d := &uiData{PageURL: strings.TrimSpace(q.Get("page")), PageRobot: strings.TrimSpace(q.Get("robot"))}
 	if d.PageURL == "" {
 		d.PageError = "give the URL of a page"
-		return render(w, http.StatusOK, d)
+		return s.render(w, http.StatusOK, d)
 	}
 	// A bare host is read as robots page reads it (target.Read), and the
 	// page says so; the field then holds the URL read.
 	u, bare, err := target.Read(d.PageURL)
 	if err != nil {
 		d.PageError = "Error: " + err.Error()
-		return render(w, http.StatusOK, d)
+		return s.render(w, http.StatusOK, d)
 	}
 	if bare {
 		d.PageReading, d.PageURL = target.Note(d.PageURL, u), u
@@ -101,7 +105,7 @@ func (s *Server) uiIndex(w http.ResponseWriter, r *http.Request) error {
 		status = uiStatus(w, err)
 	}
 	d.Page = rep
-	return render(w, status, d)
+	return s.render(w, status, d)
 }
 
 // uiStatus is the status of the page that shows err: 200, as for a
@@ -394,7 +398,7 @@ func (r *uiReport) Badges() []uiBadge {
 // the server and the page comes back with the results.
 func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
-		return render(w, http.StatusBadRequest, &uiData{Error: "the form could not be read: " + err.Error()})
+		return s.render(w, http.StatusBadRequest, &uiData{Error: "the form could not be read: " + err.Error()})
 	}
 	d := &uiData{Robots: r.PostFormValue("robots"), URL: strings.TrimSpace(r.PostFormValue("url")), Thorough: r.PostFormValue("thorough") != "",
 		AllRobots: r.PostFormValue("all_robots") != "", Intent: r.PostFormValue("enable") != "", Profile: r.PostFormValue("profile")}
@@ -410,7 +414,7 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 		u, b, err := target.Read(d.URL)
 		if err != nil {
 			d.Error = err.Error()
-			return render(w, http.StatusOK, d)
+			return s.render(w, http.StatusOK, d)
 		}
 		if b {
 			d.Reading = target.Note(arg, u)
@@ -423,7 +427,7 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		err = s.stopped(r.Context(), err)
 		d.Error = err.Error()
-		return render(w, uiStatus(w, err), d)
+		return s.render(w, uiStatus(w, err), d)
 	}
 	d.Result = res
 	if tr, ok := res.Fetch.(*wire.FetchTrace); ok {
@@ -440,13 +444,15 @@ func (s *Server) uiCheck(w http.ResponseWriter, r *http.Request) error {
 	if res.Fixed != nil && *res.Fixed != original && d.URL == "" {
 		d.Diff = textedit.Unified("robots.txt", "robots.txt (fixed)", original, *res.Fixed)
 	}
-	return render(w, http.StatusOK, d)
+	return s.render(w, http.StatusOK, d)
 }
 
 // render draws the page whole before it answers, so that a template
-// error is a 500, not half a page.
-func render(w http.ResponseWriter, status int, d *uiData) error {
+// error is a 500, not half a page. The header links to the history
+// pages when the server has a store (Config.Store).
+func (s *Server) render(w http.ResponseWriter, status int, d *uiData) error {
 	d.Profiles = uiProfiles
+	d.History = s.cfg.Store != ""
 	var b bytes.Buffer
 	if err := uiTemplate.Execute(&b, d); err != nil {
 		return err

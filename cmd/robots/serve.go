@@ -18,7 +18,7 @@ import (
 
 var serveCmd = &command{
 	name:  "serve",
-	usage: "[-addr HOST:PORT] [-allow-private] [-allow-host HOST]... [-rate-limit N] [-trust-proxy CIDR]... [-body-timeout D]",
+	usage: "[-addr HOST:PORT] [-allow-private] [-allow-host HOST]... [-rate-limit N] [-trust-proxy CIDR]... [-body-timeout D] [-store PATH]",
 	short: "run the web checker and JSON API",
 }
 
@@ -34,6 +34,7 @@ func runServe(e *env, args []string) error {
 	var proxies prefixesFlag
 	fs.Var(&proxies, "trust-proxy", "read the client's address from X-Forwarded-For when the peer is a reverse proxy in `CIDR` (an address or a network such as 10.0.0.0/8; repeat for several): the rate limit and the log then count each client, not the proxy")
 	bodyTimeout := durationFlag(fs, "body-timeout", server.DefaultBodyTimeout, "answer 408 to a request whose body takes longer than `D` to arrive")
+	store := fs.String("store", "", "show the history store `PATH` that robots watch -store writes at /history: each site's versions on a timeline, and the diff of any two (read-only; watch may write it meanwhile)")
 	if err := parseFlags(e, serveCmd, fs, args); err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func runServe(e *env, args []string) error {
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
 	cfg := server.Config{Addr: *addr, AllowPrivate: *allowPrivate, RateLimit: *rateLimit, Logger: log, Version: buildVersion(),
-		TrustProxy: proxies, BodyTimeout: *bodyTimeout}
+		TrustProxy: proxies, BodyTimeout: *bodyTimeout, Store: *store}
 	if *rateLimit == 0 {
 		cfg.RateLimit = -1 // off; the Config's zero is the default
 	}
@@ -72,7 +73,11 @@ func runServe(e *env, args []string) error {
 	defer stop()
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
-	log.Info("listening", "addr", "http://"+ln.Addr().String(), "allow_private", *allowPrivate, "rate_limit", *rateLimit)
+	attrs := []any{"addr", "http://" + ln.Addr().String(), "allow_private", *allowPrivate, "rate_limit", *rateLimit}
+	if *store != "" {
+		attrs = append(attrs, "store", *store)
+	}
+	log.Info("listening", attrs...)
 	if e.tty {
 		fmt.Fprintf(e.stderr, "robots serve: listening on http://%s (Ctrl-C stops it)\n", ln.Addr())
 	}
