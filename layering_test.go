@@ -40,7 +40,7 @@ var allowedImports = map[string][]string{
 	"page":                     {"", "syntax", "agents", "fetch", "meta", "internal/sniff", "usage"},                                                                                                                                                                                                                                                                                                                                                                                   // L4: a page as a robot sees it
 	"internal/wire":            {"", "syntax", "agents", "fetch", "lint", "change", "usage"},                                                                                                                                                                                                                                                                                                                                                                                           // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
 	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                                                                                                                                                                                                                                                                                      // L4: fetch-then-check of the CLI and the API
-	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "internal/sniff", "internal/target", "internal/termtext", "meta", "page", "scan", "scan/parquet", "server", "usage"},
+	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "internal/sniff", "internal/target", "internal/termtext", "meta", "page", "scan", "scan/parquet", "server", "usage", "history", "internal/timeline", "internal/accesslog", "internal/htmlreport"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell", "usage", "history", "internal/timeline"}, // L5: the web checker and API
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff", "internal/htmlreport", "usage"},
 	"scan/parquet":             {"scan"}, // the Parquet writer, apart so that only its users link parquet-go
@@ -49,7 +49,8 @@ var allowedImports = map[string][]string{
 	"fetch/cachespec":          {"fetch", "fetch/diskcache", "fetch/rediscache"},
 	"fetch/internal/cachetest": {"fetch"},
 	"fetch/internal/redistest": {},
-	"history":                  {"internal/boltfile"}, // robots.txt versions per site in a bbolt file (robots watch, history, logs)
+	"history":                  {"internal/boltfile"},              // robots.txt versions per site in a bbolt file (robots watch, history, logs)
+	"internal/timeline":        {"", "fetch", "change", "history"}, // a site's versions as robots read them at any time: one reading for watch, history, logs and the web page
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},
 

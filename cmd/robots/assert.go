@@ -119,7 +119,7 @@ func runAssert(e *env, args []string) error {
 	}
 	spec, err := parseAssertSpecs(shown, datas, profile, isSet(fs, "profile"))
 	if err != nil {
-		return reportSpecErrors(e, err)
+		return reportSpecErrors(e, assertCmd, err)
 	}
 	for _, n := range spec.notes {
 		fmt.Fprintf(e.stderr, "robots: %s\n", n)
@@ -128,7 +128,7 @@ func runAssert(e *env, args []string) error {
 	if site != "" {
 		urls, err := spec.urlsFor(site)
 		if err != nil {
-			return reportSpecErrors(e, err)
+			return reportSpecErrors(e, assertCmd, err)
 		}
 		if target, err = fetchForAssertions(e, nf, spec, site, urls); err != nil {
 			return err
@@ -221,7 +221,7 @@ func (e *assertSpecError) Error() string { return strings.Join(e.errs, "\n") }
 
 // reportSpecErrors prints the errors of the specs on standard error, one
 // a line, and makes the command exit 2.
-func reportSpecErrors(e *env, err error) error {
+func reportSpecErrors(e *env, cmd *command, err error) error {
 	var se *assertSpecError
 	if !errors.As(err, &se) {
 		return err
@@ -229,7 +229,7 @@ func reportSpecErrors(e *env, err error) error {
 	for _, m := range se.errs {
 		fmt.Fprintf(e.stderr, "%s\n", clean(m))
 	}
-	fmt.Fprintf(e.stderr, "robots assert: %s in the spec\n", plural(len(se.errs), "error"))
+	fmt.Fprintf(e.stderr, "robots %s: %s in the spec\n", cmd.name, plural(len(se.errs), "error"))
 	return errReported
 }
 

@@ -68,6 +68,17 @@ type assertJSON struct {
 	Why      string        `json:"why"`
 }
 
+// json is the result as robots assert -format json and robots watch's
+// reports give it.
+func (r assertResult) json() assertJSON {
+	a := assertJSON{Spec: r.spec, Line: r.line, Robot: r.robot, Verb: r.verb, Path: r.path,
+		Want: r.want, Got: r.Got, Hold: r.Hold, Deciding: r.Deciding, Why: r.Why}
+	if r.verb == "usage" {
+		a.Purpose = r.purpose.String()
+	}
+	return a
+}
+
 // writeAssertJSON writes robots assert -format json: the robots.txt
 // checked, every assertion in spec order, and the counts.
 func writeAssertJSON(w io.Writer, file string, results []assertResult) error {
@@ -78,12 +89,7 @@ func writeAssertJSON(w io.Writer, file string, results []assertResult) error {
 		Fail       int          `json:"fail"`
 	}{File: file, Assertions: make([]assertJSON, 0, len(results))}
 	for _, r := range results {
-		a := assertJSON{Spec: r.spec, Line: r.line, Robot: r.robot, Verb: r.verb, Path: r.path,
-			Want: r.want, Got: r.Got, Hold: r.Hold, Deciding: r.Deciding, Why: r.Why}
-		if r.verb == "usage" {
-			a.Purpose = r.purpose.String()
-		}
-		out.Assertions = append(out.Assertions, a)
+		out.Assertions = append(out.Assertions, r.json())
 		if r.Hold {
 			out.Hold++
 		} else {

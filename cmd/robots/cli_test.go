@@ -139,7 +139,7 @@ func scrubWork(s, work string) string {
 
 // checkOutputShape checks what every stream of the command must look like:
 // whole lines, and never a Go panic or stack trace.
-func checkOutputShape(t *testing.T, stream, s string) {
+func checkOutputShape(t testing.TB, stream, s string) {
 	t.Helper()
 	if s != "" && !strings.HasSuffix(s, "\n") {
 		t.Errorf("%s does not end with a newline (a golden file cannot hold it): %q", stream, s)

@@ -36,12 +36,14 @@ func site(t *testing.T) *httptest.Server {
 
 var timings = regexp.MustCompile(`[0-9.]+ ms|\d{4}-\d\d-\d\dT[0-9:]+Z|Last-Modified: .*|Date: .*`)
 
-func runCLI(t *testing.T, srv *httptest.Server, args ...string) (stdout, stderr string, code int) {
+func runCLI(t testing.TB, srv *httptest.Server, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	scrub := func(s string) string {
-		s = strings.ReplaceAll(s, srv.URL, "$SERVER")
+		if srv != nil {
+			s = strings.ReplaceAll(s, srv.URL, "$SERVER")
+		}
 		return timings.ReplaceAllString(s, "…")
 	}
 	checkOutputShape(t, "stdout", out.String())

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// webhookWait is how long a pass of robots watch waits, at its end, for
+// the webhook's deliveries still under way.
+const webhookWait = 30 * time.Second
+
+// webhookQueue bounds the deliveries waiting: a receiver that is down
+// for long must not make the watcher hold every report.
+const webhookQueue = 1000
+
+// A webhook POSTs reports of robots watch to a URL, one at a time, in the
+// background: a delivery that fails (no answer, a 5xx, a 429) is tried
+// again after a pause that doubles each time (1 s, 2 s, 4 s, 8 s: five
+// tries, each given 10 s), or after the receiver's Retry-After when it
+// gives one, up to a minute; a 4xx other than 429 is not tried again. A
+// pass never waits for a delivery, only at its end (close).
+type webhook struct {
+	url    string
+	client *http.Client
+	log    io.Writer
+	// backoff is the first pause between tries; tries their number.
+	backoff time.Duration
+	tries   int
+
+	queue chan []byte
+	wg    sync.WaitGroup
+	stop  context.CancelFunc
+	ctx   context.Context
+	once  sync.Once
+}
+
+// webhookPayload is the JSON a webhook receives: the event and the
+// site's report (docs/watch.md).
+type webhookPayload struct {
+	Event string `json:"event"`
+	*siteReport
+}
+
+func newWebhook(url string, log io.Writer) *webhook {
+	ctx, stop := context.WithCancel(context.Background())
+	h := &webhook{
+		url: url, log: log, client: &http.Client{Timeout: 10 * time.Second},
+		backoff: time.Second, tries: 5,
+		queue: make(chan []byte, webhookQueue), ctx: ctx, stop: stop,
+	}
+	h.wg.Add(1)
+	go h.run()
+	return h
+}
+
+// send queues a report; when the queue is full the report is dropped,
+// and the log says so.
+func (h *webhook) send(event string, rep *siteReport) {
+	body, err := json.Marshal(webhookPayload{Event: event, siteReport: rep})
+	if err != nil {
+		fmt.Fprintf(h.log, "robots: webhook: %v\n", err)
+		return
+	}
+	select {
+	case h.queue <- body:
+	default:
+		fmt.Fprintf(h.log, "robots: webhook: %d reports wait for %s already; the report of %s is dropped\n", webhookQueue, h.url, rep.Site)
+	}
+}
+
+func (h *webhook) run() {
+	defer h.wg.Done()
+	for body := range h.queue {
+		if err := h.deliver(body); err != nil {
+			fmt.Fprintf(h.log, "robots: webhook %s: %v\n", h.url, err)
+		}
+	}
+}
+
+// deliver POSTs one report, trying again as the type says.
+func (h *webhook) deliver(body []byte) error {
+	pause := h.backoff
+	var last error
+	for try := 1; try <= h.tries; try++ {
+		wait, err := h.post(body)
+		if err == nil {
+			return nil
+		}
+		last = err
+		if wait < 0 || try == h.tries {
+			break
+		}
+		if wait == 0 {
+			wait = pause
+			pause *= 2
+		}
+		select {
+		case <-h.ctx.Done():
+			return fmt.Errorf("not delivered (%v); gave up when the command ended", last)
+		case <-time.After(wait):
+		}
+	}
+	return fmt.Errorf("not delivered: %v", last)
+}
+
+// post makes one try. wait is how long to pause before the next: 0 for
+// the backoff's own, more when the receiver said, -1 for no retry.
+func (h *webhook) post(body []byte) (wait time.Duration, err error) {
+	req, err := http.NewRequestWithContext(h.ctx, http.MethodPost, h.url, bytes.NewReader(body))
+	if err != nil {
+		return -1, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "robots/"+buildVersion()+" (robots watch)")
+	resp, err := h.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode < 300:
+		return 0, nil
+	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+			return min(time.Duration(s)*time.Second, time.Minute), fmt.Errorf("HTTP %d", resp.StatusCode)
+		}
+		return 0, fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return -1, fmt.Errorf("HTTP %d: the receiver refused the report", resp.StatusCode)
+}
+
+// close waits up to wait for the queued reports, then gives up on those
+// left, saying how many.
+func (h *webhook) close(wait time.Duration) {
+	h.once.Do(func() {
+		close(h.queue)
+		done := make(chan struct{})
+		go func() { h.wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(wait):
+			left := len(h.queue)
+			h.stop()
+			<-done
+			fmt.Fprintf(h.log, "robots: webhook %s: stopped waiting after %v; %s not delivered\n", h.url, wait, plural(left, "more report"))
+		}
+		h.stop()
+	})
+}
