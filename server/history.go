@@ -239,52 +239,19 @@ func (hs *historySite) googlebot(i int) string {
 	return timeline.Describe(hs.tl.Read(hs.Versions[i].Time, fetch.Google, robots.Google))
 }
 
-// A familyReading is how one robot family read a version at a time.
-type familyReading struct {
-	Family robots.Profile `json:"family"`
-	Reads  string         `json:"reads"`
-}
-
 // readings are how each family (timeline.Families) read version i as it
 // came, as robots history -at says it.
-func (hs *historySite) readings(i int) []familyReading {
-	var out []familyReading
-	at := hs.Versions[i].Time
-	for _, p := range timeline.Families {
-		out = append(out, familyReading{Family: p, Reads: timeline.Describe(hs.tl.Read(at, fetch.PolicyFor(p), p))})
-	}
-	return out
+func (hs *historySite) readings(i int) []timeline.FamilyReading {
+	return hs.tl.Readings(hs.Versions[i].Time)
 }
 
 // change is how robots read version j against version i (indexes):
-// timeline.Change, as robots watch reports a new version. For two
-// versions that do not follow each other, the families' readings are
-// version i as read at its last moment (just before the next version
-// came, or at the last fetch for the latest) against version j as it
-// came, which for j = i+1 is what Change reads. It runs under ctx and
-// returns its error when ctx ended.
+// timeline.Change, as robots watch reports a new version. It runs under
+// ctx and returns its error when ctx ended.
 func (hs *historySite) change(ctx context.Context, i, j int) ([]timeline.FamilyChange, *change.Report, error) {
 	fams, rep := hs.tl.Change(ctx, i, j)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
-	}
-	if rep == nil && j != i+1 {
-		fams = nil
-		end := hs.Checked
-		if i+1 < len(hs.Versions) {
-			end = hs.Versions[i+1].Time.Add(-time.Nanosecond)
-		}
-		if end.Before(hs.Versions[i].Time) {
-			end = hs.Versions[i].Time
-		}
-		for _, p := range timeline.Families {
-			pol := fetch.PolicyFor(p)
-			before := timeline.Describe(hs.tl.Read(end, pol, p))
-			after := timeline.Describe(hs.tl.Read(hs.Versions[j].Time, pol, p))
-			if before != after {
-				fams = append(fams, timeline.FamilyChange{Family: p, Before: before, After: after})
-			}
-		}
 	}
 	if fams == nil {
 		fams = []timeline.FamilyChange{}
@@ -338,11 +305,11 @@ func (s *Server) apiHistory(w http.ResponseWriter, r *http.Request) error {
 			until = stamp(hs.Versions[i+1].Time)
 		}
 		return writeJSON(ctx, w, http.StatusOK, struct {
-			Site     string          `json:"site"`
-			Version  historyVersion  `json:"version"`
-			Until    string          `json:"until,omitempty"`
-			Body     string          `json:"body"`
-			Families []familyReading `json:"families"`
+			Site     string                   `json:"site"`
+			Version  historyVersion           `json:"version"`
+			Until    string                   `json:"until,omitempty"`
+			Body     string                   `json:"body"`
+			Families []timeline.FamilyReading `json:"families"`
 		}{hs.Site, historyVersion{hs.Versions[i], hs.googlebot(i)}, until, string(hs.Versions[i].Body), hs.readings(i)})
 	case q.a != 0:
 		i, err := hs.version(q.a)

@@ -100,7 +100,7 @@ type historyVersionView struct {
 	N, Count int
 	Outcome  string
 	Facts    []uiFact
-	Families []familyReading
+	Families []timeline.FamilyReading
 	Lines    []historyLine
 	NoBody   string
 	// Links lead to the previous and next versions and the change from
