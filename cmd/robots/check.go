@@ -558,7 +558,7 @@ func runFix(e *env, args []string) error {
 			// robots diff shows them, before anything is written.
 			fmt.Fprintf(e.stderr, "%s: the intent fixes change what robots do:\n", clean(src.name))
 			rep := change.Compare(src.body, res.Output, &change.Options{All: *set == "all"})
-			if err := writeDiffText(e.stderr, src.name, src.name+" (fixed)", rep, false, false); err != nil {
+			if err := writeDiffText(e.stderr, src.name, src.name+" (fixed)", rep, false, false, 0); err != nil {
 				return err
 			}
 		}

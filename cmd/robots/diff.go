@@ -104,7 +104,7 @@ func runDiff(e *env, args []string) error {
 			*change.Report
 		}{ins[0].name, ins[1].name, rep})
 	} else {
-		err = writeDiffText(e.stdout, ins[0].name, ins[1].name, rep, *verbose, true)
+		err = writeDiffText(e.stdout, ins[0].name, ins[1].name, rep, *verbose, true, 0)
 	}
 	if err != nil {
 		return err
@@ -159,9 +159,10 @@ const otherRobots = "* (other robots)"
 // pattern covers, what becomes of them and for which robots; then the
 // robots whose access to the site changes. With verbose, or when the
 // URLs were given, the URLs whose verdicts change follow (see
-// writeDiffPaths); hint ends the report with where to find the paths
+// writeDiffPaths); maxRules, when not 0, bounds the rule lines shown;
+// hint ends the report with where to find the paths
 // tried (robots diff's -v and -format json).
-func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report, verbose, hint bool) error {
+func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report, verbose, hint bool, maxRules int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "old: %s\nnew: %s\n", clean(oldName), clean(newName))
 	var fams []robots.Profile
@@ -189,7 +190,11 @@ func writeDiffText(w io.Writer, oldName, newName string, rep *change.Report, ver
 	if len(turning) > 0 {
 		b.WriteString("\n")
 		b.WriteString(wrapWords(fmt.Sprintf("%s %s what %s may crawl:", plural(len(turning), "rule line"), verb(len(turning), "changes", "change"), plural(len(robotsN), "robot")), "", width))
-		for _, rc := range turning {
+		for i, rc := range turning {
+			if maxRules > 0 && i == maxRules {
+				b.WriteString("\n" + wrapWords(fmt.Sprintf("  (%s; -format json lists them all)", plural(len(turning)-i, "more rule line")), "  ", width))
+				break
+			}
 			writeRuleChange(&b, rc, fams)
 		}
 	}

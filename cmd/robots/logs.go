@@ -199,7 +199,7 @@ func runLogs(e *env, args []string) error {
 		return err
 	}
 	if j.noHost > 0 {
-		fmt.Fprintf(e.stderr, "robots: %s named no host and no -site was given: not judged\n", plural(int(j.noHost), "robot request"))
+		fmt.Fprintf(e.stderr, "robots: %s named no host: give -site to judge them\n", plural(int(j.noHost), "robot request"))
 	}
 	if rep.Violations > 0 {
 		return errFinding
@@ -660,6 +660,9 @@ func (r *logsReport) writeText(w io.Writer) error {
 		fmt.Fprintf(&b, "; %s skipped (%s)", plural(int(r.Bad), "unreadable line"), clean(r.FirstBad))
 	}
 	b.WriteString("\n")
+	if r.Unjudged > 0 {
+		fmt.Fprintf(&b, "%s for hosts without a robots.txt to judge by (not in the store, or no host and no -site): not judged\n", plural(int(r.Unjudged), "robot request"))
+	}
 	if len(r.Robots) == 0 {
 		b.WriteString("no known robot in the logs\n")
 		_, err := io.WriteString(w, b.String())

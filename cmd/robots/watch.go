@@ -15,6 +15,7 @@ import (
 	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/history"
+	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/internal/target"
 	"github.com/robotskit/robots/internal/timeline"
 )
@@ -57,6 +58,10 @@ such as example.com@6h.`,
 }
 
 func init() { watchCmd.run = runWatch }
+
+// watchRules is how many changed rule lines the text report of a change
+// shows; -format json and the webhook give them all.
+const watchRules = 20
 
 // watchWorkers bounds the sites fetched at once in one pass.
 const watchWorkers = 8
@@ -217,6 +222,13 @@ type siteReport struct {
 	// both versions have rules.
 	Families []timeline.FamilyChange `json:"families,omitempty"`
 	Report   *change.Report          `json:"report,omitempty"`
+	// Omitted counts the rule lines a webhook's report leaves out (only
+	// the first webhookRules are sent when the whole would pass 1 MiB,
+	// without the per-robot evidence).
+	Omitted int `json:"rules_omitted,omitempty"`
+	// Note says why robots find no rules in a body they read: a wide
+	// encoding, an HTML page (robots check: RB202, RB205).
+	Note string `json:"note,omitempty"`
 	// Assertions are the failing assertions of -assert.
 	Assertions *watchAsserted `json:"assertions,omitempty"`
 	Error      string         `json:"error,omitempty"`
@@ -297,6 +309,7 @@ func (w *watcher) visit(ctx context.Context, s watchSite) *siteReport {
 		return rep
 	}
 	rep.Version = &stored
+	rep.Note = bodyNote(v.Body, res.HTML)
 	if added {
 		vs, err := w.store.Versions(s.site)
 		if err != nil {
@@ -355,14 +368,20 @@ func (w *watcher) writeText(r *siteReport) {
 		fmt.Fprintf(&b, "%s: error: %s\n", clean(r.Site), clean(r.Error))
 	case r.New:
 		fmt.Fprintf(&b, "%s: version 1 stored: %s\n", clean(r.Site), versionSummary(r.Version))
+		if r.Note != "" {
+			fmt.Fprintf(&b, "  note: %s\n", r.Note)
+		}
 	case r.Changed:
 		fmt.Fprintf(&b, "%s: version %d: %s\n  was version %d: %s\n", clean(r.Site), r.Version.Seq, versionSummary(r.Version), r.Previous.Seq, versionSummary(r.Previous))
+		if r.Note != "" {
+			fmt.Fprintf(&b, "  note: version %d is %s\n", r.Version.Seq, r.Note)
+		}
 		writeFamilies(&b, r.Families)
 		if r.Report != nil {
 			var d bytes.Buffer
 			old := fmt.Sprintf("version %d", r.Previous.Seq)
 			nw := fmt.Sprintf("version %d", r.Version.Seq)
-			if err := writeDiffText(&d, old, nw, r.Report, false, false); err == nil {
+			if err := writeDiffText(&d, old, nw, r.Report, false, false, watchRules); err == nil {
 				for _, line := range strings.Split(strings.TrimRight(d.String(), "\n"), "\n") {
 					if line != "" {
 						b.WriteString("  " + line)
@@ -380,6 +399,19 @@ func (w *watcher) writeText(r *siteReport) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	io.WriteString(w.e.stdout, b.String())
+}
+
+// bodyNote says why robots find no rules in a body that came with a
+// success: text in a wide encoding (RFC 9309 §2.3 and Google read UTF-8)
+// or an HTML page, as robots test and robots fetch say it.
+func bodyNote(body []byte, html bool) string {
+	switch {
+	case html:
+		return "an HTML page, not a robots.txt: robots find no rules in it (robots check: RB205)"
+	case sniff.Wide(body) != "" && sniff.Binary(body) == "":
+		return sniff.Wide(body) + ": robots read UTF-8 and find no rules in it (robots check: RB202)"
+	}
+	return ""
 }
 
 // writeFamilies writes the families' readings, those that read alike

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -385,5 +386,51 @@ func TestWatchAssert(t *testing.T) {
 	_, errs, code = runCLI(t, srv, "watch", "-store", store, "-assert", spec, srv.URL)
 	if code != exitError || !strings.Contains(errs, spec+":1:8: ") {
 		t.Errorf("a bad spec: exit %d\n%s", code, errs)
+	}
+}
+
+// TestWatchLargeChange: a change of thousands of rule lines shows the
+// first ones in text and says how many more; the webhook gets the first
+// hundred without the per-robot evidence when the whole passes 1 MiB; a
+// version in UTF-16 says that robots find no rules in it.
+func TestWatchLargeChange(t *testing.T) {
+	site := &siteStates{}
+	site.set(200, watchV1)
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	hook := &hookReceiver{}
+	hsrv := httptest.NewServer(hook)
+	defer hsrv.Close()
+	store := filepath.Join(t.TempDir(), "h.db")
+	runCLI(t, srv, "watch", "-store", store, srv.URL)
+
+	var big strings.Builder
+	big.WriteString("User-agent: *\n")
+	for i := range 3000 {
+		fmt.Fprintf(&big, "Disallow: /section-%d/\n", i)
+	}
+	site.set(200, big.String())
+	out, _, code := runCLI(t, srv, "watch", "-store", store, "-webhook", hsrv.URL, srv.URL)
+	if code != exitFinding || !strings.Contains(out, "(2982 more rule lines; -format json lists them all)") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	posts := hook.got()
+	if len(posts) != 1 {
+		t.Fatalf("posts: %d", len(posts))
+	}
+	rep, _ := posts[0]["report"].(map[string]any)
+	rules, _ := rep["rules"].([]any)
+	if posts[0]["rules_omitted"] != 2902.0 || len(rules) != 100 || rep["families"] != nil {
+		t.Errorf("the webhook's report: rules_omitted %v, %d rules, families %v", posts[0]["rules_omitted"], len(rules), rep["families"] != nil)
+	}
+
+	wide := []byte{0xff, 0xfe}
+	for _, r := range "User-agent: *\nDisallow: /x\n" {
+		wide = append(wide, byte(r), 0)
+	}
+	site.set(200, string(wide))
+	out, _, _ = runCLI(t, srv, "watch", "-store", store, srv.URL)
+	if !strings.Contains(out, "note: version 3 is UTF-16LE: robots read UTF-8 and find no rules in it (robots check: RB202)") {
+		t.Errorf("a UTF-16 version:\n%s", out)
 	}
 }

@@ -20,6 +20,13 @@ const webhookWait = 30 * time.Second
 // for long must not make the watcher hold every report.
 const webhookQueue = 1000
 
+// webhookMaxBody bounds a report's JSON; a larger one is sent with the
+// first webhookRules rule lines of its report only (siteReport.Omitted).
+const (
+	webhookMaxBody = 1 << 20
+	webhookRules   = 100
+)
+
 // A webhook POSTs reports of robots watch to a URL, one at a time, in the
 // background: a delivery that fails (no answer, a 5xx, a 429) is tried
 // again after a pause that doubles each time (1 s, 2 s, 4 s, 8 s: five
@@ -64,6 +71,17 @@ func newWebhook(url string, log io.Writer) *webhook {
 // and the log says so.
 func (h *webhook) send(event string, rep *siteReport) {
 	body, err := json.Marshal(webhookPayload{Event: event, siteReport: rep})
+	if err == nil && len(body) > webhookMaxBody && rep.Report != nil {
+		// A change of thousands of rules: the first rule lines, without
+		// the per-robot evidence, and a flag that says so.
+		short := *rep
+		r := *rep.Report
+		short.Omitted = max(len(r.Rules)-webhookRules, 0)
+		r.Rules = r.Rules[:min(len(r.Rules), webhookRules)]
+		r.Families, r.Probes = nil, nil
+		short.Report = &r
+		body, err = json.Marshal(webhookPayload{Event: event, siteReport: &short})
+	}
 	if err != nil {
 		fmt.Fprintf(h.log, "robots: webhook: %v\n", err)
 		return
