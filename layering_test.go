@@ -26,6 +26,7 @@ var allowedImports = map[string][]string{
 	"internal/target":          {}, // a URL or a bare host to fetch: one reading for the CLI and the web forms
 	"internal/aipref":          {}, // usage preferences (AIPREF, Content Signals): one reading for the root package, meta and fetch
 	"internal/accesslog":       {}, // access logs and crawler IP ranges, for robots logs
+	"internal/netguard":        {}, // the address guard of the services that fetch for remote users: robots serve and robots mcp
 	"internal/boltfile":        {}, // checks and locks of a bbolt file before bbolt maps it: one for fetch/diskcache and history
 	"internal/probe":           {"syntax", "internal/arena"},
 	"internal/lines":           {"internal/octets"},
@@ -41,7 +42,7 @@ var allowedImports = map[string][]string{
 	"internal/wire":            {"", "syntax", "agents", "fetch", "lint", "change", "usage"},                                                                                                                                                                                                                                                                                                                                                                                           // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
 	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                                                                                                                                                                                                                                                                                      // L4: fetch-then-check of the CLI and the API
 	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "internal/sniff", "internal/target", "internal/termtext", "meta", "page", "scan", "scan/parquet", "server", "usage", "history", "internal/timeline", "internal/accesslog", "internal/htmlreport"},
-	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell", "usage", "history", "internal/timeline"}, // L5: the web checker and API
+	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell", "usage", "history", "internal/timeline", "internal/netguard"}, // L5: the web checker and API
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff", "internal/htmlreport", "usage"},
 	"scan/parquet":             {"scan"}, // the Parquet writer, apart so that only its users link parquet-go
 	"fetch/diskcache":          {"fetch", "internal/boltfile"},

@@ -42,6 +42,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/netguard"
 )
 
 // Limits of the server.
@@ -177,8 +178,8 @@ type Server struct {
 
 // New returns a Server for cfg.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, guard: &guard{allowPrivate: cfg.AllowPrivate}, cache: fetch.NewMemoryCache(32 << 20)}
-	s.client = s.guard.client(20 * time.Second)
+	s := &Server{cfg: cfg, guard: &guard{netguard.Guard{AllowPrivate: cfg.AllowPrivate}}, cache: fetch.NewMemoryCache(32 << 20)}
+	s.client = s.guard.Client(20 * time.Second)
 	s.log = cfg.Logger
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotskit/robots/internal/netguard"
 	"github.com/robotskit/robots/internal/wire"
 )
 
@@ -226,12 +227,12 @@ func TestBlockedReason(t *testing.T) {
 	for _, a := range []string{"127.0.0.1", "127.1.2.3", "::1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254",
 		"fe80::1", "fc00::1", "fd12::1", "224.0.0.1", "ff02::1", "0.0.0.0", "::", "100.64.0.1", "::ffff:127.0.0.1",
 		"::ffff:10.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::", "255.255.255.255"} {
-		if blockedReason(netip.MustParseAddr(a)) == "" {
+		if netguard.Reason(netip.MustParseAddr(a)) == "" {
 			t.Errorf("%s allowed", a)
 		}
 	}
 	for _, a := range []string{"8.8.8.8", "93.184.216.34", "2001:4860:4860::8888", "1.1.1.1"} {
-		if why := blockedReason(netip.MustParseAddr(a)); why != "" {
+		if why := netguard.Reason(netip.MustParseAddr(a)); why != "" {
 			t.Errorf("%s refused: %s", a, why)
 		}
 	}
@@ -255,7 +256,7 @@ func TestSSRFRedirect(t *testing.T) {
 
 	s, ts := newTest(t, Config{})
 	// In this test only the public server's port counts as public.
-	s.guard.blocked = func(ap netip.AddrPort) string {
+	s.guard.Blocked = func(ap netip.AddrPort) string {
 		if ap.Port() == publicPort {
 			return ""
 		}

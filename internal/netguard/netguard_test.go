@@ -1,4 +1,4 @@
-package server
+package netguard
 
 import (
 	"context"
@@ -143,7 +143,7 @@ func embeddings(a netip.Addr) map[string]netip.Addr {
 func TestBlockedSpecialRanges(t *testing.T) {
 	check := func(a netip.Addr, wantRefused bool, what string) {
 		t.Helper()
-		why := blockedReason(a)
+		why := Reason(a)
 		if (why != "") != wantRefused {
 			if wantRefused {
 				t.Errorf("%s %s: allowed, want refused", what, a)
@@ -219,7 +219,7 @@ func TestBlockedAddresses(t *testing.T) {
 		{"2001:200::1", false}, {"1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", true}, {"4000::1", true},
 	} {
 		a := netip.MustParseAddr(tc.addr)
-		why := blockedReason(a)
+		why := Reason(a)
 		if (why != "") != tc.refused {
 			t.Errorf("%s: reason %q, want refused %v", tc.addr, why, tc.refused)
 		}
@@ -239,7 +239,7 @@ func TestBlockedReasonWords(t *testing.T) {
 		{"fe80::1%eth0", "a link-local address (fe80::/10)"},
 		{"4000::1", "an address outside IPv6 global unicast (2000::/3, RFC 4291)"},
 	} {
-		if got := blockedReason(netip.MustParseAddr(tc.addr)); !strings.HasPrefix(got, tc.want) {
+		if got := Reason(netip.MustParseAddr(tc.addr)); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%s: %q, want it to start with %q", tc.addr, got, tc.want)
 		}
 	}
@@ -249,27 +249,27 @@ func TestBlockedReasonWords(t *testing.T) {
 // address that embeds a refused IPv4 one, and -allow-private lets it
 // through.
 func TestGuardEmbedded(t *testing.T) {
-	g := &guard{}
+	g := &Guard{}
 	for _, host := range []string{"[64:ff9b::a00:1]", "[2002:7f00:1::1]", "[::ffff:198.18.0.1]", "[::127.0.0.1]", "192.0.0.170", "240.0.0.1"} {
-		err := g.checkTarget(context.Background(), "http://"+host+"/")
-		var ae *apiError
-		if !errors.As(err, &ae) || ae.code != "forbidden_target" {
-			t.Errorf("checkTarget(%s): %v, want forbidden_target", host, err)
+		err := g.CheckTarget(context.Background(), "http://"+host+"/")
+		var te *TargetError
+		if !errors.As(err, &te) || te.Kind != Forbidden {
+			t.Errorf("CheckTarget(%s): %v, want Forbidden", host, err)
 		}
-		if err := g.control("tcp6", host+":80", nil); !errors.Is(err, errPrivate) {
-			t.Errorf("control(%s:80): %v, want errPrivate", host, err)
+		if err := g.Control("tcp6", host+":80", nil); !errors.Is(err, ErrPrivate) {
+			t.Errorf("Control(%s:80): %v, want ErrPrivate", host, err)
 		}
 	}
-	if err := g.control("tcp6", "[64:ff9b::808:808]:443", nil); err != nil {
+	if err := g.Control("tcp6", "[64:ff9b::808:808]:443", nil); err != nil {
 		t.Errorf("control of NAT64 of 8.8.8.8: %v", err)
 	}
-	open := &guard{allowPrivate: true}
+	open := &Guard{AllowPrivate: true}
 	for _, addr := range []string{"[64:ff9b::a00:1]:80", "198.18.0.1:80", "[::1]:80", "127.0.0.1:80"} {
-		if err := open.control("tcp", addr, nil); err != nil {
-			t.Errorf("-allow-private: control(%s): %v", addr, err)
+		if err := open.Control("tcp", addr, nil); err != nil {
+			t.Errorf("-allow-private: Control(%s): %v", addr, err)
 		}
 	}
-	if err := open.checkTarget(context.Background(), "http://[64:ff9b::a00:1]/"); err != nil {
-		t.Errorf("-allow-private: checkTarget: %v", err)
+	if err := open.CheckTarget(context.Background(), "http://[64:ff9b::a00:1]/"); err != nil {
+		t.Errorf("-allow-private: CheckTarget: %v", err)
 	}
 }
