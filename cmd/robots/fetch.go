@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/robotskit/robots"
-	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
 	"github.com/robotskit/robots/fetch/cachespec"
+	"github.com/robotskit/robots/internal/decide"
 	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/internal/wire"
 )
@@ -99,18 +99,9 @@ func policyOf(fs *flag.FlagSet, explicit fetch.Policy, robot string, p robots.Pr
 }
 
 // robotFetchPolicy returns the fetch policy and User-Agent header of the
-// registry robot named robot ("" for none: a plain token or "*"): the
-// robot's own, else the family of profile p, with the fetcher's own
-// User-Agent ("").
+// registry robot named robot ("" for none) (decide.RobotFetchPolicy).
 func robotFetchPolicy(robot string, p robots.Profile) (fetch.Policy, string) {
-	if robot != "" {
-		if rb, ok := agents.Find(robot); ok {
-			if pol, err := fetch.ParsePolicy(rb.Fetch); err == nil {
-				return pol, rb.UserAgent()
-			}
-		}
-	}
-	return fetch.PolicyFor(p), ""
+	return decide.RobotFetchPolicy(robot, p)
 }
 
 func runFetch(e *env, args []string) error {

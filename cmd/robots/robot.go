@@ -7,6 +7,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/decide"
 )
 
 // reader is a robot as a command evaluates it: a name to show, a profile
@@ -89,23 +90,8 @@ func agentTokens(e *env, values []string) ([]string, error) {
 }
 
 // productToken reads v as the matcher's product token, the rules of
-// agentTokens: "*" and a product token are themselves (read false); from
-// anything else (read true) the token it names is read, as a robot's own
-// parser would compare it: "Googlebot" from "Googlebot/2.1", the robot a
-// whole User-Agent header names, "" when v names none.
-func productToken(v string) (tok string, read bool) {
-	if v == "*" || (v != "" && robots.LineToken(v) == v) {
-		return v, false
-	}
-	tok = robots.LineToken(v)
-	if strings.ContainsAny(v, " ;(") {
-		// A whole User-Agent header: the robot it names, not "Mozilla".
-		if t := agents.HeaderToken(v); t != "" {
-			tok = t
-		}
-	}
-	return tok, true
-}
+// agentTokens (decide.ProductToken).
+func productToken(v string) (tok string, read bool) { return decide.ProductToken(v) }
 
 // fromRegistry makes a reader of a registry robot.
 func fromRegistry(rb agents.Robot, profile robots.Profile, profileSet bool) reader {

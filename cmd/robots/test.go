@@ -16,6 +16,7 @@ import (
 	"github.com/robotskit/robots"
 	"github.com/robotskit/robots/agents"
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/decide"
 	"github.com/robotskit/robots/internal/sniff"
 	"github.com/robotskit/robots/internal/wire"
 	"github.com/robotskit/robots/syntax"
@@ -218,32 +219,12 @@ func (o *testOutput) write(w io.Writer) error {
 	return nil
 }
 
-// explain says in a few words why d was decided.
-func explain(f *syntax.File, d robots.Decision) string {
-	switch d.Reason {
-	case robots.Matched:
-		key, value := ruleText(f, d)
-		return fmt.Sprintf("line %d: %s: %s", d.Line, key, value)
-	case robots.NoMatch:
-		return fmt.Sprintf("no rule matches in the group at line %d", d.Group)
-	case robots.RobotsTxt:
-		return "/robots.txt is always allowed"
-	default:
-		return "no group applies"
-	}
-}
+// explain says in a few words why d was decided (decide.Explain).
+func explain(f *syntax.File, d robots.Decision) string { return decide.Explain(f, d) }
 
-// ruleText is the key and value of the rule that decided d (its Reason
-// is robots.Matched) as f writes them, misspelt key and all; the rule as
-// compiled when f does not have the line.
-func ruleText(f *syntax.File, d robots.Decision) (key, value string) {
-	key, value = d.Rule.String(), d.Pattern
-	if f != nil && d.Line >= 1 && d.Line-1 < len(f.Lines) {
-		l := &f.Lines[d.Line-1]
-		key, value = f.Text(l.Key), f.Text(l.Value)
-	}
-	return key, value
-}
+// ruleText is the key and value of the rule that decided d as f writes
+// them (decide.RuleText).
+func ruleText(f *syntax.File, d robots.Decision) (key, value string) { return decide.RuleText(f, d) }
 
 func profileNames() string {
 	var b bytes.Buffer
@@ -498,51 +479,11 @@ func getRobotsTxt(e *env, nf *netFlags, fr *fetch.Fetcher, origin fetch.Origin, 
 
 // fetchedVerdict is the verdict on url of the robot agent from a fetched
 // robots.txt, and why in words, as robots test -url reports it and robots
-// assert -url checks it: when the fetch left rules (fetch.AccessRules),
-// the rule that decides, explained from f, the parse of res.Body; when it
-// left none, the fetch itself decided (no file: everything allowed; none
-// usable: complete disallow), for res.Reason.
-//
-// rules nil means res's own rules (res.Decide), which the fetcher compiled
-// under its profile; a robot of another profile passes
-// robots.Compile(f, profile), the same rules the fetcher would have made
-// for it (robots.Compile documents that Compile(syntax.Parse(name, src), p)
-// and Parse(src, p) agree).
+// assert -url checks it (decide.Fetched, which the MCP server's
+// robots_test shares).
 func fetchedVerdict(res *fetch.Result, f *syntax.File, rules *robots.Rules, agent robots.Agent, url string) (robots.Decision, string) {
-	v := res.Decide(agent, url)
-	if v.Access != fetch.AccessRules {
-		// The fetch decided, not a rule: no file (everything
-		// allowed) or none usable (complete disallow).
-		return robots.Decision{Allowed: v.Allowed}, v.Reason
-	}
-	d := v.Decision
-	if rules != nil {
-		d = rules.Decide(agent, url)
-	}
-	return d, explain(f, d)
+	return decide.Fetched(res, f, rules, agent, url)
 }
 
-// fetchSummary says in a few words how a fetch ended.
-func fetchSummary(r *fetch.Result) string {
-	var b strings.Builder
-	b.WriteString("robots.txt ")
-	switch {
-	case r.FromCache:
-		b.WriteString("from the cache, ")
-	}
-	if r.Status != 0 {
-		fmt.Fprintf(&b, "HTTP %d", r.Status)
-		if n := len(r.Hops); n > 0 && r.Hops[n-1].Err != "" {
-			// The status came, and then the body broke off: robots read
-			// the answer as a network error (see Outcome and Reason).
-			fmt.Fprintf(&b, ", body broke off (%s)", r.Hops[n-1].Err)
-		}
-	} else {
-		b.WriteString(r.Err)
-	}
-	if n := len(r.Hops) - 1; n > 0 {
-		b.WriteString(" after " + plural(n, "redirect"))
-	}
-	fmt.Fprintf(&b, ", %s", r.Policy)
-	return b.String()
-}
+// fetchSummary says in a few words how a fetch ended (decide.FetchSummary).
+func fetchSummary(r *fetch.Result) string { return decide.FetchSummary(r) }
