@@ -139,3 +139,30 @@ func Summarize(f *syntax.File, rules *robots.Rules) *FileSummary {
 	}
 	return s
 }
+
+// FetchOutcome is how a fetch of robots.txt ended, in short: the "fetch"
+// of robots mcp's answers, the first fields of FetchTrace.
+type FetchOutcome struct {
+	// URL is the robots.txt URL asked for, FinalURL the one that answered
+	// after redirects.
+	URL      string `json:"url"`
+	FinalURL string `json:"final_url,omitempty"`
+	// Policy is the status rules applied: google, rfc9309, bing, …
+	Policy string `json:"policy"`
+	// Status is the final HTTP status, 0 when none arrived.
+	Status int `json:"status"`
+	// Outcome, Access and Reason are the fetch's reading under Policy:
+	// Access is "rules" (the file's rules apply), "all" (no file:
+	// everything allowed) or "none" (complete disallow).
+	Outcome   string `json:"outcome"`
+	Access    string `json:"access"`
+	Reason    string `json:"reason"`
+	FromCache bool   `json:"from_cache"`
+	Error     string `json:"error,omitempty"`
+}
+
+// Outcome converts a fetch result into its short outcome.
+func Outcome(res *fetch.Result) *FetchOutcome {
+	return &FetchOutcome{URL: res.URL, FinalURL: res.FinalURL, Policy: res.Policy.String(), Status: res.Status,
+		Outcome: res.Outcome.String(), Access: res.Access.String(), Reason: res.Reason, FromCache: res.FromCache, Error: res.Err}
+}
