@@ -48,7 +48,10 @@ that lists its lines.
 			thorough = " · thorough only"
 		}
 		scope := ""
-		if !anyMajor(c.Affects) {
+		switch {
+		case c.impl != nil && c.impl.Meta:
+			scope = " · of the checker's own comments, reported whatever the scope"
+		case !anyMajor(c.Affects):
 			scope = " · -robots all only"
 		}
 		fix := ""
