@@ -71,7 +71,17 @@ func loadConfig(path string) (*checkSettings, error) {
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
-		return nil, fmt.Errorf("%s: %v", name, err)
+		// A value of the wrong type: "toml: line 2 (last key "max-same"):
+		// incompatible types: …".
+		msg := err.Error()
+		if rest, ok := strings.CutPrefix(msg, "toml: line "); ok {
+			if num, rest, ok := strings.Cut(rest, " (last key "); ok {
+				if key, what, ok := strings.Cut(rest, "): "); ok {
+					return nil, fmt.Errorf("%s:%s: %s: %s", name, num, strings.Trim(key, `"`), what)
+				}
+			}
+		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(msg, "toml: "))
 	}
 	if un := md.Undecoded(); len(un) > 0 {
 		k := un[0].String()
