@@ -34,7 +34,31 @@ as https://), or - for standard input.
 By default check reports what affects the major robot families (Google,
 Bing, Yandex, RFC 9309 readers); -robots all adds first-match robots, the
 1994 standard and single libraries. A problem found on several lines of
-one group is one finding that lists its lines.`,
+one group is one finding that lists its lines. robots explain RBnnn says
+what a check finds and how to fix it.
+
+-disable and -enable take codes (RB706), check names, sections (fetch,
+file, lines, groups, rules, ext, cross), severities or all; the most
+specific entry wins: -disable all -enable RB501 runs RB501 alone. A
+comment on a line of its own,
+
+  # robots:ignore RB520 staging server: no robot may crawl it
+
+silences those checks on the next line that is neither blank nor a
+comment; without a reason it silences nothing (RB314), and one that
+silences nothing is reported (RB315).
+
+The settings can live in a .robots.toml in the checked file's directory
+or the nearest one above it (the search stops at a directory holding
+.git), with the keys enable and disable (lists), fail-on, max-same,
+robots and thorough; the flags override it:
+
+  disable = ["RB706", "info"]
+  fail-on = "warning"
+
+Text output shows the first -max-same findings of each check, then how
+many more; JSON and SARIF keep them all. It is coloured on a terminal
+unless NO_COLOR is set (-color).`,
 }
 
 var fixCmd = &command{
