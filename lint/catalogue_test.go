@@ -62,6 +62,8 @@ var catalogue = []struct {
 	{"RB311", "warning", "\"#\" cuts the value short", false, "ALL", ""},
 	{"RB312", "info", "non-canonical whitespace or layout", true, "FM", "FX04"},
 	{"RB313", "error", "two directives on one line", false, "ALL", "FX10"},
+	{"RB314", "warning", "robots:ignore comment without a reason or with an unknown check", false, "", ""},
+	{"RB315", "warning", "robots:ignore comment that silences nothing", false, "", ""},
 	{"RB401", "error", "rule or group directive before any User-agent", false, "ALL GOT", "FX14"},
 	{"RB402", "error", "blank line between User-agent and its first rule", false, "S94 FM YNDX", "FX12"},
 	{"RB403", "warning", "blank line between rules of one group", false, "S94 FM YNDX", "FX12"},

@@ -20,6 +20,25 @@ type Config struct {
 	// temoto/robotstxt, and the advice that changes no robot's reading
 	// (checks that affect no family).
 	AllRobots bool
+	// Enable and Disable turn checks on and off. Each entry names checks:
+	// a check's code ("RB706", any case) or name
+	// ("wildcard-length-precedence"), a section ("fetch", "file",
+	// "lines", "groups", "rules", "ext", "cross": Check.SectionName), a
+	// severity ("error", "warning", "info") or "all", case folded. A check
+	// runs by default unless it is thorough and Thorough is not set; the
+	// most specific entry that names it decides otherwise (a code or name
+	// beats a section, which beats a severity, which beats "all"), and
+	// Disable wins a tie, which Validate reports. So Disable ["all"] with
+	// Enable ["RB501"] runs RB501 alone, and Enable ["RB310"] runs a
+	// thorough check without Thorough. A check named by code or name in
+	// Enable reports what it finds whatever AllRobots says.
+	//
+	// A finding can also be silenced where it is: a comment
+	// "# robots:ignore RB501 reason" on a line of its own silences the
+	// findings of RB501 on the next line that is neither blank nor a
+	// comment. RB314 reports such a comment without a reason or naming
+	// no check, RB315 one that silences nothing.
+	Enable, Disable []string
 	// URL is the robots.txt URL the file came from, if any: location
 	// checks and relative Sitemap URLs need it.
 	URL string

@@ -54,6 +54,19 @@
 // proof ([change.Equivalent]); [change.Compare] reports what a change does
 // to each robot's verdicts.
 //
+// # Turning checks off
+//
+// [Config].Enable and [Config].Disable select the checks that run, by code,
+// name, section (Check.SectionName), severity or "all", the most specific
+// entry winning; Config.Validate reports an entry that names nothing, with
+// the closest codes ([Closest]). A comment "# robots:ignore RB501 reason" on
+// a line of its own silences the findings of RB501 on the next line that
+// is neither blank nor a comment: the pass drops them as each check
+// returns, so the fixer leaves them too. RB314 reports such a comment
+// without a reason or naming no check, RB315 one that silenced nothing.
+// [WriteTextWith] cuts the text short after [TextOptions].MaxSame findings of
+// a check and colours it for a terminal.
+//
 // By default Run reports only what affects a major family (Google, Bing,
 // Yandex and the other RFC 9309 robots); [Config].AllRobots reports the
 // rest too.

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,7 +73,7 @@ func LeftoversContext(ctx context.Context, res *FixResult, c *Config) ([]Unfixed
 	// The fixer's last findings were made whole, whatever their budget.
 	ds, fcfg := res.findings, res.findingsCfg
 	fcfg.MaxWork = cfg.MaxWork
-	if ds == nil || fcfg != cfg {
+	if ds == nil || !sameConfig(&fcfg, &cfg) {
 		var err error
 		if ds, err = RunContext(ctx, syntax.Parse("", res.Output), &cfg); err != nil {
 			return nil, err
@@ -96,4 +97,11 @@ func LeftoversContext(ctx context.Context, res *FixResult, c *Config) ([]Unfixed
 		out = append(out, u)
 	}
 	return out, nil
+}
+
+// sameConfig reports whether a and b check a file the same way.
+func sameConfig(a, b *Config) bool {
+	return a.Thorough == b.Thorough && a.AllRobots == b.AllRobots && a.URL == b.URL &&
+		a.Fetch == b.Fetch && a.MaxWork == b.MaxWork && a.MaxReport == b.MaxReport &&
+		slices.Equal(a.Enable, b.Enable) && slices.Equal(a.Disable, b.Disable)
 }

@@ -100,7 +100,7 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 		o = *opt
 	}
 	o.Config.MaxWork = 0
-	res, _ := FixContext(context.Background(), src, &o)
+	res, _ := fixContext(context.Background(), src, &o)
 	return res
 }
 
@@ -109,8 +109,21 @@ func Fix(src []byte, opt *FixOptions) *FixResult {
 // fixes (change.Prover, every few hundred probes). When ctx ends it
 // returns no result and ctx's error; when the check of a round runs past
 // opt.Config.MaxWork (the fixer's own proofs are not counted), no result
-// and ErrBudget; otherwise what Fix returns and nil.
+// and ErrBudget; when opt.Config selects no check it knows (Validate),
+// no result and that error; otherwise what Fix returns and nil.
 func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, error) {
+	if opt == nil {
+		opt = &FixOptions{}
+	}
+	if err := opt.Config.Validate(); err != nil {
+		return nil, err
+	}
+	return fixContext(ctx, src, opt)
+}
+
+// fixContext is FixContext for a Config whose selection may name
+// nothing.
+func fixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, error) {
 	if opt == nil {
 		opt = &FixOptions{}
 	}
@@ -152,7 +165,7 @@ func FixContext(ctx context.Context, src []byte, opt *FixOptions) (*FixResult, e
 			return nil, err
 		}
 		f, pr = syntax.Parse("", []byte(cur)), nil
-		ds, err := RunContext(ctx, f, &opt.Config)
+		ds, _, err := runChecks(ctx, f, &opt.Config)
 		if err != nil {
 			return nil, err
 		}

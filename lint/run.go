@@ -21,7 +21,7 @@ func Run(f *syntax.File, c *Config) []Diagnostic {
 		cfg = *c
 	}
 	cfg.MaxWork = 0
-	ds, _ := RunContext(context.Background(), f, &cfg)
+	ds, _, _ := runChecks(context.Background(), f, &cfg)
 	return ds
 }
 
@@ -31,7 +31,8 @@ func Run(f *syntax.File, c *Config) []Diagnostic {
 // compare each rule with the others, or prove a fix with change.Prover),
 // and in the prover's probe loop. When ctx ends it returns no diagnostics
 // and ctx's error; when the work runs past c.MaxWork, no diagnostics and
-// ErrBudget; otherwise what Run returns and nil.
+// ErrBudget; when c.Enable or c.Disable names no check (Validate), no
+// diagnostics and that error; otherwise what Run returns and nil.
 func RunContext(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, error) {
 	ds, _, err := run(ctx, f, c)
 	return ds, err
@@ -47,23 +48,57 @@ func run(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, int64, e
 	if c != nil {
 		cfg = *c
 	}
+	if err := cfg.Validate(); err != nil {
+		return nil, 0, err
+	}
+	ds, work, err := runChecks(ctx, f, &cfg)
+	return ds, work, err
+}
+
+// runChecks is run with a Config whose selection may name nothing.
+func runChecks(ctx context.Context, f *syntax.File, cfg *Config) ([]Diagnostic, int64, error) {
 	p := check.NewPass(ctx, f, cfg.URL, cfg.Fetch.checked())
 	p.SetBudget(max(cfg.MaxWork, 0))
+	// The checks that run, and those named in Enable, whose findings are
+	// reported whatever the scope.
+	sc := scope{all: cfg.AllRobots}
+	var run, meta []*Check
+	for _, ch := range Checks() {
+		on, forced := selected(cfg, ch)
+		switch {
+		case !on || ch.impl == nil:
+			continue
+		case p.SkipContent() && ch.Section() > 'B':
+			continue
+		case ch.impl.Meta:
+			meta = append(meta, ch)
+			continue
+		case forced:
+			if sc.force == nil {
+				sc.force = map[*check.Check]bool{}
+			}
+			sc.force[ch.impl] = true
+		case !cfg.AllRobots && !anyMajor(ch.Affects):
+			// A diagnostic affects some of its check's families at most.
+			continue
+		}
+		run = append(run, ch)
+	}
+	judged := map[string]bool{}
+	for _, ch := range run {
+		judged[ch.Code] = true
+	}
+	p.SetIgnoreLookup(func(s string) string {
+		if c := Lookup(s); c != nil {
+			return c.Code
+		}
+		return ""
+	}, func(code string) bool { return judged[code] })
 	var size *reportSize
 	if cfg.MaxReport > 0 {
-		size = &reportSize{all: cfg.AllRobots, seen: map[foldKey]int{}}
+		size = &reportSize{scope: sc, seen: map[foldKey]int{}}
 	}
-	for _, ch := range Checks() {
-		if ch.Thorough && !cfg.Thorough || ch.impl == nil {
-			continue
-		}
-		if p.SkipContent() && ch.Section() > 'B' {
-			continue
-		}
-		// A diagnostic affects some of its check's families at most.
-		if !cfg.AllRobots && !anyMajor(ch.Affects) {
-			continue
-		}
+	for _, ch := range append(run, meta...) {
 		if err := p.Run(ch.impl); err != nil {
 			return nil, p.Work(), err
 		}
@@ -74,7 +109,7 @@ func run(ctx context.Context, f *syntax.File, c *Config) ([]Diagnostic, int64, e
 			return nil, p.Work(), ErrReport
 		}
 	}
-	ds := diagnostics(p.Diagnostics(), cfg.AllRobots)
+	ds := diagnostics(p.Diagnostics(), sc)
 	sortDiagnostics(ds)
 	return ds, p.Work(), nil
 }
@@ -91,10 +126,10 @@ type foldKey struct {
 // reportSize adds up Config.MaxReport's lower bound of a report's size,
 // over the findings of a pass as they come.
 type reportSize struct {
-	all  bool
-	seen map[foldKey]int // the shortest message of each problem
-	n    int             // findings counted
-	size int64           // the bound so far
+	scope scope
+	seen  map[foldKey]int // the shortest message of each problem
+	n     int             // findings counted
+	size  int64           // the bound so far
 }
 
 // add counts the findings of ds past those counted before, and returns
@@ -102,7 +137,7 @@ type reportSize struct {
 func (r *reportSize) add(ds []*check.Diagnostic) int64 {
 	checks := registry().byImpl
 	for _, d := range ds[r.n:] {
-		if !kept(d, r.all) {
+		if !r.scope.keeps(d) {
 			continue
 		}
 		c := checks[d.Check]
@@ -151,26 +186,12 @@ func recordSize[F ~string](c *Check, msg string, fams []F) int64 {
 	return int64(n)
 }
 
-// kept reports whether the finding d of a pass is reported: it affects
-// a major family, or all is set.
-func kept(d *check.Diagnostic, all bool) bool {
-	if all {
-		return true
-	}
-	for _, f := range d.Families() {
-		if Family(f).Major() {
-			return true
-		}
-	}
-	return false
-}
-
 // diagnostics returns the findings ds of a pass as diagnostics, in order:
 // those that affect a major family, or all of them when all is set. The
 // fixes, edits, related lines and families of all are made in one array
 // each, and findings that share their edits (a fix that merges or
 // reorders many groups, reported at each) share them still.
-func diagnostics(ds []*check.Diagnostic, all bool) []Diagnostic {
+func diagnostics(ds []*check.Diagnostic, sc scope) []Diagnostic {
 	// shared holds the edits of more than one edit, by their array, which
 	// several findings may share.
 	type array struct {
@@ -180,7 +201,7 @@ func diagnostics(ds []*check.Diagnostic, all bool) []Diagnostic {
 	var shared map[array][]Edit
 	n, nfix, nedit, nrel, nfam := 0, 0, 0, 0, 0
 	for _, d := range ds {
-		if !kept(d, all) {
+		if !sc.keeps(d) {
 			continue
 		}
 		n++
@@ -209,7 +230,7 @@ func diagnostics(ds []*check.Diagnostic, all bool) []Diagnostic {
 	fams := make([]Family, nfam)
 	checks := registry().byImpl
 	for _, d := range ds {
-		if !kept(d, all) {
+		if !sc.keeps(d) {
 			continue
 		}
 		pd := Diagnostic{

@@ -28,6 +28,54 @@ import (
 // text: a control character as a Go escape (ESC as \x1b), with the caret
 // still under its column.
 func WriteText(w io.Writer, f *syntax.File, ds []Diagnostic) error {
+	return WriteTextWith(w, f, ds, TextOptions{})
+}
+
+// TextOptions are the choices of WriteTextWith; the zero value is
+// WriteText's output.
+type TextOptions struct {
+	// MaxSame is how many diagnostics of one check are written, 0 for
+	// all of them. After the MaxSame-th of a check comes one line that
+	// says how many more there are, "… and 200 more RB407", followed by
+	// " (SameNote)" when SameNote is not "". Only the text is cut short:
+	// JSON and SARIF keep every diagnostic.
+	MaxSame  int
+	SameNote string
+	// Color writes the severities, the codes and the carets in ANSI
+	// colours (SGR escapes), for a terminal. Nothing that came from the
+	// file is coloured, and its escaping is the same either way.
+	Color bool
+}
+
+// The colours of WriteTextWith: bold red errors, bold yellow warnings,
+// bold cyan infos, bold codes, green carets.
+var (
+	sevColors = [...]string{Info: "\x1b[1;36m", Warning: "\x1b[1;33m", Error: "\x1b[1;31m"}
+)
+
+const (
+	colorCode  = "\x1b[1m"
+	colorCaret = "\x1b[32m"
+	colorDim   = "\x1b[2m"
+	colorReset = "\x1b[0m"
+)
+
+// WriteTextWith is WriteText with options: at most opt.MaxSame
+// diagnostics of a check, and colours.
+func WriteTextWith(w io.Writer, f *syntax.File, ds []Diagnostic, opt TextOptions) error {
+	paint := func(color, s string) string {
+		if !opt.Color || s == "" {
+			return s
+		}
+		return color + s + colorReset
+	}
+	var total, shown map[string]int
+	if opt.MaxSame > 0 {
+		total, shown = map[string]int{}, map[string]int{}
+		for i := range ds {
+			total[ds[i].Check.Code]++
+		}
+	}
 	name := f.Name
 	if name == "" {
 		name = "robots.txt"
@@ -36,25 +84,40 @@ func WriteText(w io.Writer, f *syntax.File, ds []Diagnostic) error {
 	var b strings.Builder
 	for i := range ds {
 		d := &ds[i]
+		code := d.Check.Code
+		if shown != nil {
+			shown[code]++
+			if shown[code] > opt.MaxSame {
+				continue
+			}
+		}
 		msg := termtext.Escape(d.Message)
+		sev := paint(sevColors[min(int(d.Check.Severity), len(sevColors)-1)], d.Check.Severity.String())
 		if d.Line > 0 {
-			fmt.Fprintf(&b, "%s:%d:%d: %s %s %s\n", name, d.Line, d.Column, d.Check.Severity, d.Check.Code, msg)
+			fmt.Fprintf(&b, "%s:%d:%d: %s %s %s\n", name, d.Line, d.Column, sev, paint(colorCode, code), msg)
 		} else {
 			// A finding on the whole file (its encoding, its fetch) has no
 			// line to point at, as a compiler writes "name: message".
-			fmt.Fprintf(&b, "%s: %s %s %s\n", name, d.Check.Severity, d.Check.Code, msg)
+			fmt.Fprintf(&b, "%s: %s %s %s\n", name, sev, paint(colorCode, code), msg)
 		}
 		if d.Line > 0 && d.Line <= len(f.Lines) {
 			text, caret := displayLine(f.Text(f.Lines[d.Line-1].Span), d.Column-1)
 			gutter := fmt.Sprintf("%5d | ", d.Line)
 			fmt.Fprintf(&b, "%s%s\n", gutter, text)
-			fmt.Fprintf(&b, "%s| %s^\n", strings.Repeat(" ", len(gutter)-2), strings.Repeat(" ", caret))
+			fmt.Fprintf(&b, "%s| %s%s\n", strings.Repeat(" ", len(gutter)-2), strings.Repeat(" ", caret), paint(colorCaret, "^"))
 			if len(d.Lines) > 1 {
 				fmt.Fprintf(&b, "%s= %s\n", strings.Repeat(" ", len(gutter)-2), moreLines(d.Lines[1:]))
 			}
 		}
 		for _, r := range d.Related {
 			fmt.Fprintf(&b, "%s:%d: note: %s\n", name, r.Line, termtext.Escape(r.Note))
+		}
+		if shown != nil && shown[code] == opt.MaxSame && total[code] > opt.MaxSame {
+			more := fmt.Sprintf("… and %d more %s", total[code]-opt.MaxSame, code)
+			if opt.SameNote != "" {
+				more += " (" + opt.SameNote + ")"
+			}
+			fmt.Fprintf(&b, "%s\n", paint(colorDim, more))
 		}
 		if _, err := io.WriteString(w, b.String()); err != nil {
 			return err

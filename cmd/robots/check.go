@@ -34,7 +34,31 @@ as https://), or - for standard input.
 By default check reports what affects the major robot families (Google,
 Bing, Yandex, RFC 9309 readers); -robots all adds first-match robots, the
 1994 standard and single libraries. A problem found on several lines of
-one group is one finding that lists its lines.`,
+one group is one finding that lists its lines. robots explain RBnnn says
+what a check finds and how to fix it.
+
+-disable and -enable take codes (RB706), check names, sections (fetch,
+file, lines, groups, rules, ext, cross), severities or all; the most
+specific entry wins: -disable all -enable RB501 runs RB501 alone. A
+comment on a line of its own,
+
+  # robots:ignore RB520 staging server: no robot may crawl it
+
+silences those checks on the next line that is neither blank nor a
+comment; without a reason it silences nothing (RB314), and one that
+silences nothing is reported (RB315).
+
+The settings can live in a .robots.toml in the checked file's directory
+or the nearest one above it (the search stops at a directory holding
+.git), with the keys enable and disable (lists), fail-on, max-same,
+robots and thorough; the flags override it:
+
+  disable = ["RB706", "info"]
+  fail-on = "warning"
+
+Text output shows the first -max-same findings of each check, then how
+many more; JSON and SARIF keep them all. It is coloured on a terminal
+unless NO_COLOR is set (-color).`,
 }
 
 var fixCmd = &command{
@@ -196,6 +220,12 @@ func runCheck(e *env, args []string) error {
 	set := fs.String("robots", "major", "report what affects robot families `SET`: major (Google, Bing, Yandex, RFC 9309) or all (also first-match robots, the 1994 standard, single libraries)")
 	failOn := fs.String("fail-on", "error", "exit 1 when a finding of `SEVERITY` or worse is reported: error, warning or info")
 	fs.Var(&profile, "profile", "report only what affects robots of profile `P` ("+profileNames()+"); draft1996 and strict1994 imply -robots all")
+	var enable, disable stringsFlag
+	fs.Var(&enable, "enable", "turn on the checks `LIST` (comma-separated codes like RB310, check names, sections, severities, or all); a thorough check named runs without -thorough")
+	fs.Var(&disable, "disable", "turn off the checks `LIST` (as -enable); the most specific entry wins: a code beats a section, a section a severity, a severity all")
+	configPath := fs.String("config", "", "read the settings from `FILE` instead of the .robots.toml of the checked file's directory or the nearest above it; none reads no file")
+	maxSame := intFlag(fs, "max-same", 3, "write at most `N` findings of one check in text output, then how many more; 0 writes them all")
+	color := fs.String("color", "auto", "colour the severities and codes of text output: `WHEN` auto (when standard output is a terminal and NO_COLOR is not set), always or never")
 	nf := addNetFlags(fs, 10)
 	if err := parseFlags(e, checkCmd, fs, args); err != nil {
 		return err
@@ -206,12 +236,30 @@ func runCheck(e *env, args []string) error {
 	if *set != "major" && *set != "all" {
 		return &usageError{msg: fmt.Sprintf("-robots must be major or all, got %q", *set)}
 	}
-	// A profile of first-match robots or of the 1994 standard asks for
-	// findings that only -robots all computes.
-	allRobots := *set == "all" || isSet(fs, "profile") && !lint.ProfileFamily(profile).Major()
-	threshold, err := lint.ParseSeverity(*failOn)
-	if err != nil {
+	if _, err := lint.ParseSeverity(*failOn); err != nil {
 		return &usageError{msg: "-fail-on: " + errorText(err)}
+	}
+	if *maxSame < 0 {
+		return &usageError{msg: fmt.Sprintf("-max-same must be 0 (no limit) or more, got %d", *maxSame)}
+	}
+	var colored bool
+	switch *color {
+	case "auto":
+		colored = e.outTTY && os.Getenv("NO_COLOR") == ""
+	case "always":
+		colored = true
+	case "never":
+	default:
+		return &usageError{msg: fmt.Sprintf("-color must be auto, always or never, got %q", *color)}
+	}
+	enables, disables := splitList(enable), splitList(disable)
+	flagSel := lint.Config{Enable: enables, Disable: disables}
+	if err := flagSel.Validate(); err != nil {
+		var se *lint.SelectionError
+		if errors.As(err, &se) && !se.Both {
+			return &usageError{msg: "-" + se.List + ": " + selectionText(se)}
+		}
+		return &usageError{msg: errorText(err)}
 	}
 	if err := nf.check(); err != nil {
 		return err
@@ -220,24 +268,84 @@ func runCheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// settings returns how to check in: the flags over the .robots.toml
+	// that applies to it.
+	loaded := map[string]*checkSettings{}
+	settings := func(in input) (*checkRun, error) {
+		var file *checkSettings
+		path := *configPath
+		if path == "" {
+			dir := "."
+			if in.path != "" && in.path != "-" {
+				dir = filepath.Dir(in.path)
+			}
+			if path, err = findConfig(dir); err != nil {
+				return nil, err
+			}
+		}
+		if path != "" && path != "none" {
+			if file = loaded[path]; file == nil {
+				if file, err = loadConfig(path); err != nil {
+					return nil, err
+				}
+				loaded[path] = file
+			}
+		}
+		if file == nil {
+			file = &checkSettings{}
+		}
+		r := &checkRun{maxSame: *maxSame}
+		r.cfg.Thorough = *thorough
+		if file.Thorough != nil && !isSet(fs, "thorough") {
+			r.cfg.Thorough = *file.Thorough
+		}
+		robotsSet := *set
+		if file.Robots != nil && !isSet(fs, "robots") {
+			robotsSet = *file.Robots
+		}
+		// A profile of first-match robots or of the 1994 standard asks
+		// for findings that only -robots all computes.
+		r.cfg.AllRobots = robotsSet == "all" || isSet(fs, "profile") && !lint.ProfileFamily(profile).Major()
+		sev := *failOn
+		if file.FailOn != nil && !isSet(fs, "fail-on") {
+			sev = *file.FailOn
+		}
+		r.threshold, _ = lint.ParseSeverity(sev)
+		if file.MaxSame != nil && !isSet(fs, "max-same") {
+			r.maxSame = *file.MaxSame
+		}
+		r.cfg.Enable = mergeSelection(file.Enable, disables, enables)
+		r.cfg.Disable = mergeSelection(file.Disable, enables, disables)
+		return r, nil
+	}
 	var (
 		files   []fileDiagnostics
 		sarif   *wire.SARIF
 		finding bool
+		r       *checkRun // the settings of the input read last
 	)
 	failed := forEachSource(e, checkCmd, ins, func(in input) (*source, error) {
-		return readSource(e, nf, in, *thorough)
+		var err error
+		if r, err = settings(in); err != nil {
+			return nil, err
+		}
+		return readSource(e, nf, in, r.cfg.Thorough)
 	}, func(src *source) error {
-		src.cfg.Thorough, src.cfg.AllRobots = *thorough, allRobots
+		src.cfg.Thorough, src.cfg.AllRobots = r.cfg.Thorough, r.cfg.AllRobots
+		src.cfg.Enable, src.cfg.Disable = r.cfg.Enable, r.cfg.Disable
 		stop := progress(e, "checking "+src.name)
 		f := syntax.Parse(src.name, src.body)
-		ds := lint.Fold(lint.Run(f, &src.cfg))
+		ds, err := lint.RunContext(e.ctx, f, &src.cfg)
 		stop()
+		if err != nil {
+			return err
+		}
+		ds = lint.Fold(ds)
 		if isSet(fs, "profile") {
 			ds = lint.ForProfile(ds, profile)
 		}
 		for _, d := range ds {
-			finding = finding || d.Check.Severity >= threshold
+			finding = finding || d.Check.Severity >= r.threshold
 		}
 		switch *format {
 		case "json":
@@ -253,10 +361,17 @@ func runCheck(e *env, args []string) error {
 			}
 		default:
 			var b strings.Builder
-			if err := lint.WriteText(&b, f, ds); err != nil {
+			opt := lint.TextOptions{MaxSame: r.maxSame, SameNote: "-max-same 0 shows them all", Color: colored}
+			if err := lint.WriteTextWith(&b, f, ds, opt); err != nil {
 				return err
 			}
-			if _, err := io.WriteString(e.stdout, cleanLines(b.String())); err != nil {
+			out := b.String()
+			if !colored {
+				// WriteTextWith escapes what came from the file; this is a
+				// second guard, which would escape the colours too.
+				out = cleanLines(out)
+			}
+			if _, err := io.WriteString(e.stdout, out); err != nil {
 				return err
 			}
 			if len(ds) > 0 {
@@ -294,6 +409,27 @@ func runCheck(e *env, args []string) error {
 		return errFinding
 	}
 	return nil
+}
+
+// checkRun is how robots check checks one input: the flags over the
+// settings of its .robots.toml.
+type checkRun struct {
+	cfg       lint.Config // Thorough, AllRobots, Enable and Disable
+	threshold lint.Severity
+	maxSame   int
+}
+
+// splitList splits the values of a repeatable flag at commas.
+func splitList(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // forEachSource reads each input with read and hands it to do. With one

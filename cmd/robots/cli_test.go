@@ -26,7 +26,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the stdout, stderr and exit sections of testdata/*.txtar")
 
 // Sections with a meaning; every other section is an input file.
-var specialSections = map[string]bool{"args": true, "stdin": true, "stdout": true, "stderr": true, "exit": true}
+// "env" holds NAME=value lines, set in the environment for the run;
+// "tty" names the streams that are terminals ("stdout").
+var specialSections = map[string]bool{"args": true, "stdin": true, "stdout": true, "stderr": true, "exit": true, "env": true, "tty": true}
 
 // TestCLI runs every testdata/*.txtar case in process through run and
 // compares standard output, standard error and the exit code with the
@@ -82,6 +84,27 @@ func runGolden(t *testing.T, name string) {
 		}
 	}
 	stdin, _ := a.Get("stdin")
+	if env, ok := a.Get("env"); ok {
+		for _, l := range strings.Split(strings.TrimSpace(string(env)), "\n") {
+			k, v, ok := strings.Cut(l, "=")
+			if !ok {
+				t.Fatalf("%s: env line %q is not NAME=value", name, l)
+			}
+			t.Setenv(k, v)
+		}
+	} else {
+		// The outcome must not depend on the environment of the test.
+		t.Setenv("NO_COLOR", "")
+	}
+	if tty, ok := a.Get("tty"); ok {
+		for _, s := range strings.Fields(string(tty)) {
+			if s != "stdout" {
+				t.Fatalf("%s: tty names %q; only stdout can be a terminal", name, s)
+			}
+			testStdoutTTY = true
+			t.Cleanup(func() { testStdoutTTY = false })
+		}
+	}
 
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), args, bytes.NewReader(stdin), &stdout, &stderr)

@@ -8,6 +8,7 @@
 //
 //	test     say whether robots may fetch URLs
 //	check    report every problem of a robots.txt
+//	explain  print what a check finds, why it matters and how to fix it
 //	fix      print a corrected robots.txt that keeps its meaning
 //	fmt      print a robots.txt in the canonical layout
 //	fetch    fetch a site's robots.txt as a robot does, and show every hop
@@ -82,6 +83,10 @@ func main() {
 	os.Exit(code)
 }
 
+// testStdoutTTY makes the tests' standard output a terminal, for the
+// colours of -color auto.
+var testStdoutTTY bool
+
 // interruptGrace is how long a command may take to stop after Ctrl-C.
 const interruptGrace = time.Second
 
@@ -94,6 +99,9 @@ type env struct {
 	// tty is set when standard error is a terminal: long work then shows
 	// its progress there.
 	tty bool
+	// outTTY is set when standard output is a terminal: robots check
+	// then colours its text (-color auto).
+	outTTY bool
 }
 
 // command is one subcommand.
@@ -111,7 +119,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, assertCmd, watchCmd, historyCmd, logsCmd, agentsCmd, scanCmd, serveCmd, mcpCmd, versionCmd, helpCmd}
+	commands = []*command{testCmd, checkCmd, explainCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, assertCmd, watchCmd, historyCmd, logsCmd, agentsCmd, scanCmd, serveCmd, mcpCmd, versionCmd, helpCmd}
 }
 
 // Exit codes.
@@ -160,7 +168,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "%s\nTry: robots help\n", msg)
 		return exitError
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, tty: isTerminal(stderr)}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, tty: isTerminal(stderr), outTTY: isTerminal(stdout) || testStdoutTTY}
 	err := cmd.run(e, args[1:])
 	var ue *usageError
 	switch {

@@ -17,6 +17,11 @@ type Check struct {
 	Doc               string
 	Before, After     string
 	Fix               string
+	// Meta marks a check of the checker's own robots:ignore comments
+	// (RB314, RB315): it runs after every other check, over what they
+	// found, its findings affect no robot and are reported whatever the
+	// scope, and no comment silences them.
+	Meta bool
 	// Run looks at the pass and reports what it finds.
 	Run func(*Pass)
 }

@@ -53,6 +53,13 @@ type Pass struct {
 	// groupKeys holds each group's agent keys (GroupKeys), made when
 	// first needed.
 	groupKeys [][]string
+	// ignores are the robots:ignore comments (readIgnores), ignoreAt the
+	// indexes of those that silence each line, by line number; codeOf and
+	// judged are SetIgnoreLookup's.
+	ignores  []Ignore
+	ignoreAt map[int][]int
+	codeOf   func(string) string
+	judged   func(string) bool
 }
 
 // NewPass reads f into the model, for checks that stop when ctx ends.
@@ -79,12 +86,15 @@ func NewPass(ctx context.Context, f *syntax.File, url string, fetch *Fetch) *Pas
 // charge (Spend). Run returns ErrBudget when the work ran past the
 // pass's budget, and the context's error when the context ended (the
 // check may then have given up half-way); c does not run when the pass
-// has stopped before it.
+// has stopped before it. A finding that a robots:ignore comment silences
+// is dropped as soon as c returns (see Ignores).
 func (p *Pass) Run(c *Check) error {
 	p.check = c
+	start := len(p.diags)
 	if !p.Spend(checkUnits + p.fileCost()) {
 		c.Run(p)
 	}
+	p.silence(start)
 	return p.err
 }
 

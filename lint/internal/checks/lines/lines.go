@@ -12,7 +12,7 @@ import (
 )
 
 // Checks are the checks of the section, in code order.
-var Checks = []*check.Check{rb301, rb302, rb303, rb304, rb305, rb306, rb307, rb308, rb309, rb310, rb311, rb312, rb313}
+var Checks = []*check.Check{rb301, rb302, rb303, rb304, rb305, rb306, rb307, rb308, rb309, rb310, rb311, rb312, rb313, rb314, rb315}
 
 // rb301 is check RB301: see its Doc.
 var rb301 = &check.Check{
