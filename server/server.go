@@ -42,12 +42,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/apicore"
 )
 
 // Limits of the server.
 const (
 	// MaxBody bounds a request body.
-	MaxBody = 1 << 20
+	MaxBody = apicore.MaxBody
 	// RequestTimeout is the default deadline of one request
 	// (Config.RequestTimeout): its wait for a slot, its fetches and its
 	// work.
@@ -76,18 +77,18 @@ const (
 	maxBodies = 64 << 20
 	// MaxAnswer bounds the JSON answer of a check or a test: a larger one
 	// is refused (422 answer_too_large), before the work for a test.
-	MaxAnswer = 32 << 20
+	MaxAnswer = apicore.MaxAnswer
 	// MaxCheckLines and MaxCheckRules bound the file a check reads: its
 	// lines, and its Allow and Disallow lines (413 too_large). A 500 KiB
 	// file, all that Google reads, has some 20,000 of each.
-	MaxCheckLines = 100_000
-	MaxCheckRules = 50_000
+	MaxCheckLines = apicore.MaxCheckLines
+	MaxCheckRules = apicore.MaxCheckRules
 	// MaxTestWork bounds the matcher's work of a test (422
 	// too_much_work), in octets compared: for each set of robots that
 	// read the same groups, each URL against each wildcard rule of those
-	// groups, plus a cost per rule and per verdict (testPlan.work). It is
+	// groups, plus a cost per rule and per verdict (package apicore). It is
 	// some 0.6 s of one core, 2 s at worst.
-	MaxTestWork = 2_000_000_000
+	MaxTestWork = apicore.MaxTestWork
 )
 
 // Config configures a Server. The zero value is a server with the
