@@ -2,6 +2,7 @@ package robots_test
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -39,8 +40,9 @@ var allowedImports = map[string][]string{
 	"usage":                    {"", "syntax", "agents", "meta", "internal/aipref"},                                                                                                                                                                                                                                                                                                                                                                                                    // L4: the usage verdict, combining its sources
 	"page":                     {"", "syntax", "agents", "fetch", "meta", "internal/sniff", "usage"},                                                                                                                                                                                                                                                                                                                                                                                   // L4: a page as a robot sees it
 	"internal/wire":            {"", "syntax", "agents", "fetch", "lint", "change", "usage"},                                                                                                                                                                                                                                                                                                                                                                                           // L4: JSON shapes of the CLI and the API, pure conversions, no I/O
-	"internal/sitecheck":       {"fetch", "lint"},
-	"internal/apicore":         {"", "syntax", "agents", "fetch", "lint", "change", "page", "usage", "internal/wire", "internal/spell"}, // L5: the API's check and test answers without HTTP: one for the server and the page's WebAssembly checker                                                                                                                                                                                                                                                                                                                                                                                                                                      // L4: fetch-then-check of the CLI and the API
+	"internal/sitecheck":       {"fetch", "lint"},                                                                                                                                                                                                                                                                                                                                                                                                                                      // L4: fetch-then-check of the CLI and the API
+	"internal/apicore":         {"", "syntax", "agents", "fetch", "lint", "change", "page", "usage", "internal/wire", "internal/spell"},                                                                                                                                                                                                                                                                                                                                                // L5: the API's check and test answers without HTTP: one for the server and the page's WebAssembly checker
+	"internal/wasm":            {"internal/apicore"},                                                                                                                                                                                                                                                                                                                                                                                                                                   // the page's checker in WebAssembly (js/wasm only: TestLayering lists it for GOOS=js)
 	"cmd/robots":               {"", "syntax", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "internal/sniff", "internal/target", "internal/termtext", "meta", "page", "scan", "scan/parquet", "server", "usage", "history", "internal/timeline", "internal/accesslog", "internal/htmlreport"},
 	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/apicore", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell", "usage", "history", "internal/timeline"}, // L5: the web checker and API
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff", "internal/htmlreport", "usage"},
@@ -93,6 +95,15 @@ func TestLayering(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
+	// The packages built for the browser only, which ./... leaves out on
+	// other systems.
+	js := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", "./internal/wasm")
+	js.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	more, err := js.Output()
+	if err != nil {
+		t.Fatalf("GOOS=js GOARCH=wasm go list: %v", err)
+	}
+	out = append(out, more...)
 	const mod = "github.com/robotskit/robots"
 	rel := func(p string) (string, bool) {
 		if p == mod {
