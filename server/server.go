@@ -245,6 +245,8 @@ func (s *Server) routes() {
 	s.handle("GET /{$}", "ui", s.admitUI(s.uiIndex, func(r *http.Request) bool { return r.URL.Query().Has("page") }))
 	s.handle("POST /{$}", "ui", s.admitUI(s.uiCheck, func(*http.Request) bool { return true }))
 	s.mux.Handle("GET /static/", s.instrument("static", staticHandler()))
+	s.mux.Handle("GET "+wasmURL, s.instrument("static", wasmHandler()))
+	s.mux.Handle("GET "+wasmExecURL, s.instrument("static", wasmExecHandler()))
 	for _, p := range []struct{ path, allow string }{{"/api/v1/check", "POST"}, {"/api/v1/test", "POST"}, {"/api/v1/page", "GET"}, {"/api/v1/agents", "GET"}, {"/api/v1/history", "GET"}} {
 		s.handle(p.path, "api", func(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Allow", p.allow)
@@ -499,12 +501,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // securityHeaders are set on every response. The page uses no inline
-// script or style, so the policy allows only the server's own files.
+// script or style, so the policy allows only the server's own files;
+// 'wasm-unsafe-eval' lets it compile the server's WebAssembly checker,
+// and nothing else (no eval of scripts).
 // Referrer-Policy is same-origin, not no-referrer: under no-referrer a
 // browser sends "Origin: null" with the page's own form post, which the
 // Origin check must refuse.
 func securityHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "same-origin")
