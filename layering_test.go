@@ -56,6 +56,7 @@ var allowedImports = map[string][]string{
 	"internal/timeline":        {"", "fetch", "change", "history"}, // a site's versions as robots read them at any time: one reading for watch, history, logs and the web page
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},
+	"internal/tools/wasmbuild": {}, // go generate ./server: builds internal/wasm
 
 	// lint's own packages: the pass and its model, the sections of checks
 	// and what they share import only what lint may import.
