@@ -2,6 +2,7 @@ package robots_test
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -43,8 +44,10 @@ var allowedImports = map[string][]string{
 	"internal/sitecheck":       {"fetch", "lint"},
 	"internal/decide":          {"", "syntax", "agents", "fetch"}, // L4: robots test -url's verdict in words: one answer for the CLI and robots mcp                                                                                                                                                                                                                                                                                                                                                                                                                                      // L4: fetch-then-check of the CLI and the API
 	"cmd/robots":               {"", "syntax", "internal/decide", "internal/mcpserver", "change", "internal/probe", "internal/pattern", "internal/spell", "agents", "fetch", "fetch/cachespec", "lint", "internal/txtar", "internal/textedit", "internal/wire", "internal/sitecheck", "internal/sniff", "internal/target", "internal/termtext", "meta", "page", "scan", "scan/parquet", "server", "usage", "history", "internal/timeline", "internal/accesslog", "internal/htmlreport"},
-	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell", "usage", "history", "internal/timeline", "internal/netguard"}, // L5: the web checker and API
-	"internal/mcpserver":       {"", "syntax", "agents", "fetch", "lint", "page", "usage", "internal/decide", "internal/netguard", "internal/sitecheck", "internal/target", "internal/wire"},                                                                       // L5: robots mcp's tools, over the CLI's engine
+	"server":                   {"", "syntax", "agents", "fetch", "lint", "change", "meta", "page", "internal/wire", "internal/sitecheck", "internal/target", "internal/textedit", "internal/spell", "usage", "history", "internal/timeline", "internal/netguard", "internal/apicore"}, // L5: the web checker and API
+	"internal/mcpserver":       {"", "syntax", "agents", "fetch", "lint", "page", "usage", "internal/decide", "internal/netguard", "internal/sitecheck", "internal/target", "internal/wire"},                                                                                           // L5: robots mcp's tools, over the CLI's engine
+	"internal/apicore":         {"", "syntax", "agents", "fetch", "lint", "change", "page", "usage", "internal/wire", "internal/spell"},                                                                                                                                                // L5: the API's check and test answers without HTTP: one for the server and the page's WebAssembly checker
+	"internal/wasm":            {"internal/apicore"},                                                                                                                                                                                                                                   // the page's checker in WebAssembly (js/wasm only: TestLayering lists it for GOOS=js)
 	"scan":                     {"", "syntax", "agents", "fetch", "lint", "internal/warc", "internal/sniff", "internal/htmlreport", "usage"},
 	"scan/parquet":             {"scan"}, // the Parquet writer, apart so that only its users link parquet-go
 	"fetch/diskcache":          {"fetch", "internal/boltfile"},
@@ -56,6 +59,7 @@ var allowedImports = map[string][]string{
 	"internal/timeline":        {"", "fetch", "change", "history"}, // a site's versions as robots read them at any time: one reading for watch, history, logs and the web page
 	"internal/tools/confcheck": {},
 	"internal/tools/lintstats": {"", "syntax", "lint"},
+	"internal/tools/wasmbuild": {}, // go generate ./server: builds internal/wasm
 
 	// lint's own packages: the pass and its model, the sections of checks
 	// and what they share import only what lint may import.
@@ -95,6 +99,15 @@ func TestLayering(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
+	// The packages built for the browser only, which ./... leaves out on
+	// other systems.
+	js := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", "./internal/wasm")
+	js.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	more, err := js.Output()
+	if err != nil {
+		t.Fatalf("GOOS=js GOARCH=wasm go list: %v", err)
+	}
+	out = append(out, more...)
 	const mod = "github.com/robotskit/robots"
 	rel := func(p string) (string, bool) {
 		if p == mod {

@@ -42,13 +42,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/robotskit/robots/fetch"
+	"github.com/robotskit/robots/internal/apicore"
 	"github.com/robotskit/robots/internal/netguard"
 )
 
 // Limits of the server.
 const (
 	// MaxBody bounds a request body.
-	MaxBody = 1 << 20
+	MaxBody = apicore.MaxBody
 	// RequestTimeout is the default deadline of one request
 	// (Config.RequestTimeout): its wait for a slot, its fetches and its
 	// work.
@@ -77,18 +78,18 @@ const (
 	maxBodies = 64 << 20
 	// MaxAnswer bounds the JSON answer of a check or a test: a larger one
 	// is refused (422 answer_too_large), before the work for a test.
-	MaxAnswer = 32 << 20
+	MaxAnswer = apicore.MaxAnswer
 	// MaxCheckLines and MaxCheckRules bound the file a check reads: its
 	// lines, and its Allow and Disallow lines (413 too_large). A 500 KiB
 	// file, all that Google reads, has some 20,000 of each.
-	MaxCheckLines = 100_000
-	MaxCheckRules = 50_000
+	MaxCheckLines = apicore.MaxCheckLines
+	MaxCheckRules = apicore.MaxCheckRules
 	// MaxTestWork bounds the matcher's work of a test (422
 	// too_much_work), in octets compared: for each set of robots that
 	// read the same groups, each URL against each wildcard rule of those
-	// groups, plus a cost per rule and per verdict (testPlan.work). It is
+	// groups, plus a cost per rule and per verdict (package apicore). It is
 	// some 0.6 s of one core, 2 s at worst.
-	MaxTestWork = 2_000_000_000
+	MaxTestWork = apicore.MaxTestWork
 )
 
 // Config configures a Server. The zero value is a server with the
@@ -245,6 +246,8 @@ func (s *Server) routes() {
 	s.handle("GET /{$}", "ui", s.admitUI(s.uiIndex, func(r *http.Request) bool { return r.URL.Query().Has("page") }))
 	s.handle("POST /{$}", "ui", s.admitUI(s.uiCheck, func(*http.Request) bool { return true }))
 	s.mux.Handle("GET /static/", s.instrument("static", staticHandler()))
+	s.mux.Handle("GET "+wasmURL, s.instrument("static", wasmHandler()))
+	s.mux.Handle("GET "+wasmExecURL, s.instrument("static", wasmExecHandler()))
 	for _, p := range []struct{ path, allow string }{{"/api/v1/check", "POST"}, {"/api/v1/test", "POST"}, {"/api/v1/page", "GET"}, {"/api/v1/agents", "GET"}, {"/api/v1/history", "GET"}} {
 		s.handle(p.path, "api", func(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Allow", p.allow)
@@ -499,12 +502,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // securityHeaders are set on every response. The page uses no inline
-// script or style, so the policy allows only the server's own files.
+// script or style, so the policy allows only the server's own files;
+// 'wasm-unsafe-eval' lets it compile the server's WebAssembly checker,
+// and nothing else (no eval of scripts).
 // Referrer-Policy is same-origin, not no-referrer: under no-referrer a
 // browser sends "Origin: null" with the page's own form post, which the
 // Origin check must refuse.
 func securityHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "same-origin")

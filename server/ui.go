@@ -27,6 +27,8 @@ var uiTemplate = template.Must(template.New("index.html").Funcs(template.FuncMap
 	"download":      func(s string) template.URL { return template.URL("data:text/plain;charset=utf-8," + url.PathEscape(s)) },
 	"fromLinksOnly": func() string { return fromLinksOnly },
 	"lines":         linesText,
+	"wasmURL":       func() string { return wasmURL },
+	"wasmExecURL":   func() string { return wasmExecURL },
 }).ParseFS(uiFiles, "ui/index.html"))
 
 func staticHandler() http.Handler {

@@ -72,7 +72,26 @@
 
   // ---- the API ----
 
+  // api answers a request of the API. A check or a test of a pasted file
+  // is answered in the page by the WebAssembly checker when the browser
+  // runs it (local), with the very JSON the server answers: the file
+  // never leaves the browser. A site (a URL), and any request of a
+  // browser without WebAssembly, goes to the server.
   function api(method, path, body) {
+    var route = LOCAL_ROUTES[path];
+    if (method === 'POST' && route && body && typeof body.robots === 'string' && !body.url) {
+      return localChecker().then(function (checker) {
+        if (!checker) return remote(method, path, body);
+        var a = checker[route](JSON.stringify(body));
+        var data = JSON.parse(a.body);
+        if (a.status >= 400) throw new Error(data && data.error ? data.error.message : 'the checker answered ' + a.status);
+        return data;
+      });
+    }
+    return remote(method, path, body);
+  }
+
+  function remote(method, path, body) {
     var opt = { method: method, headers: { Accept: 'application/json' } };
     if (body !== undefined) {
       opt.headers['Content-Type'] = 'application/json';
@@ -90,6 +109,72 @@
     }, function (err) {
       throw new Error('the server could not be reached (' + err.message + ')');
     });
+  }
+
+  // ---- the checker in the page (WebAssembly) ----
+
+  var LOCAL_ROUTES = { '/api/v1/check': 'check', '/api/v1/test': 'test' };
+
+  // wasm is the state of the WebAssembly checker: 'idle' until the page
+  // needs it (the pasted-file box is focused or typed in, or holds a file
+  // once the page is idle), then 'loading', then 'ready' or 'failed';
+  // 'none' when the browser cannot run it.
+  var wasm = { state: 'idle', promise: null };
+
+  function wasmSupported() {
+    return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function' && !!document.body.getAttribute('data-wasm');
+  }
+
+  // loadScript loads a script of the server's once.
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var sc = document.createElement('script');
+      sc.src = src;
+      sc.onload = resolve;
+      sc.onerror = function () { reject(new Error('could not load ' + src)); };
+      document.head.appendChild(sc);
+    });
+  }
+
+  // loadChecker starts the WebAssembly checker; its promise resolves to
+  // the checker (globalThis.robotsChecker), or to null when it cannot run.
+  function loadChecker() {
+    if (wasm.promise) return wasm.promise;
+    if (!wasmSupported()) {
+      wasm.state = 'none';
+      wasm.promise = Promise.resolve(null);
+      return wasm.promise;
+    }
+    wasm.state = 'loading';
+    var url = document.body.getAttribute('data-wasm');
+    wasm.promise = loadScript(document.body.getAttribute('data-wasm-exec')).then(function () {
+      var go = new window.Go();
+      var fetched = fetch(url, { credentials: 'same-origin' });
+      var inst = WebAssembly.instantiateStreaming ?
+        WebAssembly.instantiateStreaming(fetched, go.importObject) :
+        fetched.then(function (r) { return r.arrayBuffer(); }).then(function (b) { return WebAssembly.instantiate(b, go.importObject); });
+      return inst.then(function (res) {
+        go.run(res.instance); // returns once main waits for calls
+        if (!window.robotsChecker) throw new Error('the checker did not start');
+        wasm.state = 'ready';
+        document.body.setAttribute('data-checker', 'wasm');
+        var note = $('#local-note');
+        if (note) note.hidden = false;
+        return window.robotsChecker;
+      });
+    }).catch(function () {
+      wasm.state = 'failed';
+      document.body.setAttribute('data-checker', 'server');
+      return null;
+    });
+    return wasm.promise;
+  }
+
+  // localChecker is the checker for a pasted file: the WebAssembly one,
+  // waited for while it loads, or null (the server answers).
+  function localChecker() {
+    if (wasm.state === 'none' || wasm.state === 'failed') return Promise.resolve(null);
+    return loadChecker();
   }
 
   // busy marks a panel as working while p runs, and shows its error.
@@ -1136,6 +1221,30 @@
         if (h) h.focus();
       });
     });
+    // A pasted file is checked in the page as it is typed (200 ms after
+    // the last key), once the WebAssembly checker runs; it loads when the
+    // box is first focused or typed in, or when the page is idle with a
+    // file already in the box.
+    var box = $('#robots'), timer = null;
+    function live() {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        if (wasm.state !== 'ready' || $('#url').value.trim() !== '' || box.value === '') return;
+        var key = source().key + ($('#thorough').checked ? '+t' : '') + ($('#all-robots').checked ? '+a' : '') + ($('#intent-fixes').checked ? '+i' : '');
+        if (state.check && state.check.checkKey === key) return;
+        runCheck();
+      }, 200);
+    }
+    ['focus', 'pointerdown', 'keydown'].forEach(function (type) { box.addEventListener(type, function () { loadChecker(); }); });
+    box.addEventListener('input', function () { loadChecker().then(function (c) { if (c) live(); }); });
+    ['#profile', '#thorough', '#all-robots', '#intent-fixes'].forEach(function (sel) {
+      var e = $(sel);
+      if (e) e.addEventListener('change', function () { if (wasm.state === 'ready') live(); });
+    });
+    if (box.value !== '') {
+      var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 1000); };
+      idle(function () { loadChecker(); });
+    }
     $('#test-form').addEventListener('submit', function (ev) { ev.preventDefault(); runTest(); });
     $('#ai-run').addEventListener('click', function () { runAI(); });
     $('#page-form').addEventListener('submit', function (ev) {
