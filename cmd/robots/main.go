@@ -20,6 +20,7 @@
 //	agents   list the known robots
 //	scan     analyse robots.txt captures in bulk: WARC files, directories, JSON lines
 //	serve    run the web checker and JSON API
+//	lsp      run the language server for robots.txt (LSP 3.17) on standard input and output
 //	version  print the version
 //	help     show the help of robots or of a command
 //
@@ -110,7 +111,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, assertCmd, watchCmd, historyCmd, logsCmd, agentsCmd, scanCmd, serveCmd, versionCmd, helpCmd}
+	commands = []*command{testCmd, checkCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, assertCmd, watchCmd, historyCmd, logsCmd, agentsCmd, scanCmd, serveCmd, lspCmd, versionCmd, helpCmd}
 }
 
 // Exit codes.
