@@ -310,21 +310,21 @@ func TestLSPArgs(t *testing.T) {
 	}
 }
 
-// nvimInit starts robots lsp in Neovim 0.7's API (vim.lsp.start_client,
-// vim.lsp.buf_attach_client) on a file, waits for its diagnostics, asks
-// for a hover, formats another file, and writes what it got as JSON.
+// nvimInit loads editors/neovim/robots.lua, the configuration the
+// repository ships (on Neovim 0.7 to 0.10: vim.lsp.start_client and
+// vim.lsp.buf_attach_client for each buffer of filetype robots), opens
+// a robots.txt, waits for its diagnostics, asks for a hover, formats
+// another robots.txt, and writes what it got as JSON.
 const nvimInit = `
 local out = vim.env.ROBOTS_NVIM_OUT
+local function clients(buf)
+  if vim.lsp.get_clients then return vim.lsp.get_clients({ bufnr = buf }) end
+  return vim.lsp.buf_get_clients(buf)
+end
 local function main()
+  dofile(vim.env.ROBOTS_NVIM_CONFIG)
   vim.cmd('edit ' .. vim.fn.fnameescape(vim.env.ROBOTS_NVIM_FILE))
   local bufnr = vim.api.nvim_get_current_buf()
-  local id = vim.lsp.start_client({
-    name = 'robots',
-    cmd = { vim.env.ROBOTS_BIN, 'lsp' },
-    cmd_env = { ROBOTS_TEST_MAIN = '1' },
-    root_dir = vim.fn.fnamemodify(vim.env.ROBOTS_NVIM_FILE, ':h'),
-  })
-  vim.lsp.buf_attach_client(bufnr, id)
   local ok = vim.wait(30000, function() return #vim.diagnostic.get(bufnr) > 0 end, 50)
   local ds = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
@@ -338,18 +338,24 @@ local function main()
     if r.result then hovertext = r.result.contents.value end
   end
   vim.cmd('edit ' .. vim.fn.fnameescape(vim.env.ROBOTS_NVIM_FMT))
-  bufnr = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(bufnr, id)
-  vim.lsp.buf.formatting_sync(nil, 10000)
-  local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') .. '\n'
+  local buf2 = vim.api.nvim_get_current_buf()
+  vim.wait(10000, function() return #vim.tbl_values(clients(buf2)) > 0 end, 50)
+  if vim.lsp.buf.format then
+    vim.lsp.buf.format({ timeout_ms = 10000 })
+  else
+    vim.lsp.buf.formatting_sync(nil, 10000)
+  end
+  local text = table.concat(vim.api.nvim_buf_get_lines(buf2, 0, -1, false), '\n') .. '\n'
   local f = io.open(out, 'w')
   f:write(vim.fn.json_encode({ ok = ok, diagnostics = ds, hover = hovertext, formatted = text }))
   f:close()
-  vim.lsp.stop_client(id)
-  vim.wait(5000, function() return vim.lsp.get_client_by_id(id) == nil end, 50)
+  vim.lsp.stop_client(vim.lsp.get_active_clients())
+  vim.wait(5000, function() return #vim.lsp.get_active_clients() == 0 end, 50)
   vim.cmd('qa!')
 end
-vim.api.nvim_create_autocmd('VimEnter', { callback = function()
+-- Out of the VimEnter autocommand, whose :edit would not run the
+-- BufRead and FileType autocommands (they do not nest).
+vim.api.nvim_create_autocmd('VimEnter', { callback = function() vim.schedule(function()
   local ok, err = pcall(main)
   if not ok then
     local f = io.open(out, 'w')
@@ -357,7 +363,7 @@ vim.api.nvim_create_autocmd('VimEnter', { callback = function()
     f:close()
     vim.cmd('cq')
   end
-end })
+end) end })
 `
 
 // TestNeovim starts robots lsp from Debian's Neovim (0.7 and later) in
@@ -378,8 +384,27 @@ func TestNeovim(t *testing.T) {
 	if err := os.WriteFile(path, []byte(lspProblems), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	messy := filepath.Join(dir, "messy.txt")
+	// The second file is a robots.txt too, so that the configuration
+	// attaches the server to it.
+	messy := filepath.Join(dir, "other", "robots.txt")
+	if err := os.MkdirAll(filepath.Dir(messy), 0o777); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(messy, []byte(lspMessy), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	// editors/neovim/robots.lua runs "robots lsp": robots is this test
+	// binary, run as the command.
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := "#!/bin/sh\nROBOTS_TEST_MAIN=1 exec " + strconv.Quote(os.Args[0]) + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "robots"), []byte(wrapper), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	config, err := filepath.Abs(filepath.Join("..", "..", "editors", "neovim", "robots.lua"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	initLua := filepath.Join(dir, "init.lua")
@@ -391,7 +416,8 @@ func TestNeovim(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-u", initLua)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "ROBOTS_NVIM_OUT="+outPath, "ROBOTS_NVIM_FILE="+path, "ROBOTS_NVIM_FMT="+messy, "ROBOTS_BIN="+os.Args[0], "HOME="+dir, "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CACHE_HOME="+dir)
+	cmd.Env = append(os.Environ(), "ROBOTS_NVIM_OUT="+outPath, "ROBOTS_NVIM_FILE="+path, "ROBOTS_NVIM_FMT="+messy, "ROBOTS_NVIM_CONFIG="+config,
+		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+dir, "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CACHE_HOME="+dir)
 	combined, err := cmd.CombinedOutput()
 	data, rerr := os.ReadFile(outPath)
 	if rerr != nil {
