@@ -9,7 +9,7 @@ import (
 var lspCmd = &command{
 	name:  "lsp",
 	usage: "",
-	short: "run the language server for robots.txt (LSP 3.17) on standard input and output",
+	short: "run the robots.txt language server (LSP) for editors",
 	long: `An editor starts robots lsp and speaks the Language Server Protocol to it
 over standard input and output: it shows robots check's findings as you
 type, offers robots fix's edits as quick fixes (an intent fix says that

@@ -20,7 +20,7 @@
 //	agents   list the known robots
 //	scan     analyse robots.txt captures in bulk: WARC files, directories, JSON lines
 //	serve    run the web checker and JSON API
-//	lsp      run the language server for robots.txt (LSP 3.17) on standard input and output
+//	lsp      run the robots.txt language server (LSP) for editors
 //	version  print the version
 //	help     show the help of robots or of a command
 //
