@@ -157,6 +157,13 @@ func (c *conn) write(v any) error {
 	return c.err
 }
 
+// failed returns the error of the first write that failed, if any.
+func (c *conn) failed() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
 // reply answers the request id with result, or with err when it is not
 // nil (an *rpcError keeps its code; any other is a request failure).
 func (c *conn) reply(id json.RawMessage, result any, err error) error {

@@ -425,3 +425,51 @@ func TestReplace(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeDocument checks that a text past the 500 KiB robots read is
+// diagnosed as robots check diagnoses it (RB122 and the lines past the
+// cut), and that one past MaxDocument is refused with a message.
+func TestLargeDocument(t *testing.T) {
+	c, _, _ := startServer(t)
+	c.initialize()
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; b.Len() < 520<<10; i++ {
+		fmt.Fprintf(&b, "Disallow: /p%d/\n", i)
+	}
+	b.WriteString("Disallow: admin/\n")
+	big := b.String()
+	c.open(uri, big)
+	ds := c.diagnostics(uri, 1)
+	sameWants(t, got(ds), expected(t, big, utf16))
+	codes := ""
+	for _, d := range ds {
+		codes += d.Code + " "
+	}
+	if !strings.Contains(codes, "RB122") {
+		t.Errorf("a file over 500 KiB: %s", codes)
+	}
+	var h Hover
+	c.result("textDocument/hover", textDocumentPositionParams{TextDocument: textDocumentIdentifier{uri}, Position: Position{strings.Count(big, "\n") - 1, 0}}, &h)
+	if !strings.Contains(h.Contents.Value, "past the first 500 KiB") {
+		t.Errorf("hover on a line past 500 KiB:\n%s", h.Contents.Value)
+	}
+
+	huge := strings.Repeat("# x\n", MaxDocument/4+1)
+	c.open("file:///huge/robots.txt", huge)
+	shown := false
+	for !shown {
+		select {
+		case m := <-c.notes:
+			shown = m.Method == "window/showMessage" && strings.Contains(string(m.Params), "larger than 8 MiB")
+		case <-time.After(10 * time.Second):
+			t.Fatal("no message about the document over MaxDocument")
+		}
+	}
+	if ds := c.diagnostics("file:///huge/robots.txt", 1); len(ds) != 0 {
+		t.Errorf("a document over MaxDocument: %d diagnostics", len(ds))
+	}
+	if m := c.call("textDocument/formatting", map[string]any{"textDocument": map[string]any{"uri": "file:///huge/robots.txt"}}); m.Error == nil {
+		t.Error("formatting a document over MaxDocument: no error")
+	}
+}

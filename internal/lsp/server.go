@@ -90,8 +90,8 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opt *Options) error {
 		if err := s.dispatch(&m); err != nil {
 			return err
 		}
-		if s.out.err != nil {
-			return s.out.err
+		if err := s.out.failed(); err != nil {
+			return err
 		}
 	}
 }
