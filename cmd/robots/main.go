@@ -21,6 +21,7 @@
 //	agents   list the known robots
 //	scan     analyse robots.txt captures in bulk: WARC files, directories, JSON lines
 //	serve    run the web checker and JSON API
+//	lsp      run the robots.txt language server (LSP) for editors
 //	mcp      run a Model Context Protocol server (stdio) for AI agents
 //	version  print the version
 //	help     show the help of robots or of a command
@@ -119,7 +120,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{testCmd, checkCmd, explainCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, assertCmd, watchCmd, historyCmd, logsCmd, agentsCmd, scanCmd, serveCmd, mcpCmd, versionCmd, helpCmd}
+	commands = []*command{testCmd, checkCmd, explainCmd, fixCmd, fmtCmd, fetchCmd, pageCmd, compareCmd, diffCmd, auditCmd, usageCmd, assertCmd, watchCmd, historyCmd, logsCmd, agentsCmd, scanCmd, serveCmd, lspCmd, mcpCmd, versionCmd, helpCmd}
 }
 
 // Exit codes.
