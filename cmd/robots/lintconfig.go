@@ -28,6 +28,18 @@ type checkSettings struct {
 	Thorough *bool    `toml:"thorough"`
 }
 
+// lintConfig is the checker's configuration the file sets when no flag
+// overrides it, as robots check's settings make it (the checks selected,
+// thorough, -robots all), for robots lsp.
+func (c *checkSettings) lintConfig() *lint.Config {
+	cfg := &lint.Config{Enable: c.Enable, Disable: c.Disable}
+	if c.Thorough != nil {
+		cfg.Thorough = *c.Thorough
+	}
+	cfg.AllRobots = c.Robots != nil && *c.Robots == "all"
+	return cfg
+}
+
 // configKeys are the keys of a .robots.toml, in the order of the docs.
 var configKeys = []string{"enable", "disable", "fail-on", "max-same", "robots", "thorough"}
 

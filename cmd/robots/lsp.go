@@ -2,8 +2,11 @@ package main
 
 import (
 	"errors"
+	"net/url"
+	"path/filepath"
 
 	"github.com/robotskit/robots/internal/lsp"
+	"github.com/robotskit/robots/lint"
 )
 
 var lspCmd = &command{
@@ -30,9 +33,30 @@ func runLSP(e *env, args []string) error {
 	if fs.NArg() != 0 {
 		return &usageError{msg: "lsp takes no arguments: an editor starts it and speaks to it on standard input and output"}
 	}
-	err := lsp.Serve(e.ctx, e.stdin, e.stdout, &lsp.Options{Version: buildVersion()})
+	err := lsp.Serve(e.ctx, e.stdin, e.stdout, &lsp.Options{Version: buildVersion(), Config: lspConfig})
 	if errors.Is(err, lsp.ErrNoShutdown) {
 		return errors.New("the editor ended the session without a shutdown request")
 	}
 	return err
+}
+
+// lspConfig returns the checker's settings for a document: for a file on
+// disk, those of the .robots.toml robots check reads for it (found from
+// the file's directory upward, as check finds it), so that the editor
+// shows what robots check reports; nil (the defaults) for a document
+// that is not a file.
+func lspConfig(uri string) (*lint.Config, error) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return nil, nil
+	}
+	path, err := findConfig(filepath.Dir(filepath.FromSlash(u.Path)))
+	if err != nil || path == "" {
+		return nil, err
+	}
+	file, err := loadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	return file.lintConfig(), nil
 }

@@ -462,3 +462,63 @@ func TestNeovim(t *testing.T) {
 		t.Errorf("Neovim's formatted buffer:\n%s\nrobots fmt:\n%s", res.Formatted, formatted)
 	}
 }
+
+// TestLSPConfigFile: robots lsp reads the .robots.toml that robots check
+// reads for the same file, so the editor shows what the command reports;
+// a file it cannot read is a diagnostic, not a silent default.
+func TestLSPConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "robots.txt")
+	os.WriteFile(path, []byte(lspProblems), 0o666)
+	os.WriteFile(filepath.Join(dir, ".robots.toml"), []byte("disable = [\"RB501\", \"RB305\"]\n"), 0o666)
+	uri := "file://" + filepath.ToSlash(path)
+
+	diagnostics := func() []string {
+		p := startLSP(t)
+		p.call("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}, nil)
+		p.send(map[string]any{"method": "initialized", "params": map[string]any{}})
+		p.send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+			"uri": uri, "languageId": "robots-txt", "version": 1, "text": lspProblems}}})
+		for {
+			m := p.read()
+			if string(m["method"]) != `"textDocument/publishDiagnostics"` {
+				continue
+			}
+			var params struct {
+				Diagnostics []struct {
+					Range   struct{ Start struct{ Line int } }
+					Code    string
+					Message string
+				}
+			}
+			json.Unmarshal(m["params"], &params)
+			var out []string
+			for _, d := range params.Diagnostics {
+				out = append(out, fmt.Sprintf("%s %d %s", d.Code, d.Range.Start.Line, d.Message))
+			}
+			return out
+		}
+	}
+	got := diagnostics()
+	var codes, want []string
+	for _, g := range got {
+		codes = append(codes, strings.Fields(g)[0]+" "+strings.Fields(g)[1])
+	}
+	for _, d := range checkJSON(t, path) {
+		want = append(want, fmt.Sprintf("%s %d", d.Code, d.Line-1))
+	}
+	if strings.Join(codes, "\n") != strings.Join(want, "\n") || len(want) == 0 {
+		t.Errorf("with .robots.toml, robots lsp:\n%s\nrobots check:\n%s", strings.Join(codes, "\n"), strings.Join(want, "\n"))
+	}
+	for _, c := range codes {
+		if strings.HasPrefix(c, "RB501 ") || strings.HasPrefix(c, "RB305 ") {
+			t.Errorf("a disabled check reported: %s", c)
+		}
+	}
+
+	os.WriteFile(filepath.Join(dir, ".robots.toml"), []byte("disabled = [\"RB501\"]\n"), 0o666)
+	got = diagnostics()
+	if last := got[len(got)-1]; !strings.HasPrefix(last, "config 0 ") || !strings.Contains(last, `unknown key "disabled"; did you mean "disable"?`) {
+		t.Errorf("a bad .robots.toml: %q", got)
+	}
+}

@@ -49,13 +49,27 @@ func (s *server) analyze(ctx context.Context, snap *snapshot) (*analysis, error)
 	}
 	s.mu.Unlock()
 	f := syntax.Parse(fileName(snap.uri), []byte(snap.text))
-	ds, err := lint.RunContext(ctx, f, &lint.Config{})
+	cfg, cfgErr := &lint.Config{}, error(nil)
+	if s.config != nil {
+		if c, err := s.config(snap.uri); err != nil {
+			cfgErr = err
+		} else if c != nil {
+			cfg = c
+		}
+	}
+	ds, err := lint.RunContext(ctx, f, cfg)
 	if err != nil {
 		return nil, err
 	}
 	a := &analysis{file: f, x: newIndex(snap.text, snap.enc), ds: lint.Fold(ds)}
 	for i := range a.ds {
 		a.diags = append(a.diags, a.diagnostic(snap.uri, &a.ds[i]))
+	}
+	if cfgErr != nil {
+		// The settings could not be read: the default checks, and the
+		// reason on the first line, where robots check would refuse to
+		// run. It comes last, after the diagnostics of a.ds.
+		a.diags = append(a.diags, Diagnostic{Severity: 1, Code: "config", Source: "robots", Message: cfgErr.Error()})
 	}
 	if a.diags == nil {
 		a.diags = []Diagnostic{}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/robotskit/robots/lint"
 )
 
 // MaxDocument is the largest document the server checks, in bytes: what
@@ -36,6 +38,11 @@ type Options struct {
 	// Debounce is the pause between the last change and the check;
 	// 0 means DefaultDebounce.
 	Debounce time.Duration
+	// Config, when not nil, gives the checker's settings for a document
+	// by its URI: robots lsp reads the .robots.toml that robots check
+	// reads for the same file, so that the editor shows what the command
+	// reports. Its error is shown as a diagnostic on the first line.
+	Config func(uri string) (*lint.Config, error)
 }
 
 // Serve answers the client on r and w until it sends exit, or r ends. It
@@ -55,6 +62,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opt *Options) error {
 		pending:  map[string]context.CancelFunc{},
 		version:  opt.Version,
 		debounce: opt.Debounce,
+		config:   opt.Config,
 	}
 	if s.debounce <= 0 {
 		s.debounce = DefaultDebounce
@@ -104,6 +112,7 @@ type server struct {
 	out      *conn
 	version  string
 	debounce time.Duration
+	config   func(uri string) (*lint.Config, error)
 	enc      encoding
 
 	initialized, shutdown bool
