@@ -113,8 +113,9 @@ var sarifLevels = map[lint.Severity]string{lint.Info: "note", lint.Warning: "war
 // NewSARIF returns the SARIF log of a check of the file at uri: the
 // registry's checks as rules, ds as results. Diagnostics of the whole file
 // or its fetch have a location without a region (SARIF regions start at
-// line 1). A problem found on several lines has a location for each, the
-// first place first: each needs the change.
+// line 1). A problem found on several lines is a result at each line (SARIF
+// shows a result at its first location only), the first place first: each
+// needs the change.
 func NewSARIF(uri, version string, ds []lint.Diagnostic) *SARIF {
 	checks := lint.Checks()
 	index := map[string]int{}
@@ -150,11 +151,6 @@ func NewSARIF(uri, version string, ds []lint.Diagnostic) *SARIF {
 			Locations:  []SARIFLocation{loc},
 			Properties: map[string]any{"families": families(d.Families())},
 		}
-		for _, n := range d.Lines[min(1, len(d.Lines)):] {
-			r.Locations = append(r.Locations, SARIFLocation{PhysicalLocation: SARIFPhysicalLocation{
-				ArtifactLocation: art, Region: &SARIFRegion{StartLine: n},
-			}})
-		}
 		for i, rel := range d.Related {
 			id := i + 1
 			r.RelatedLocations = append(r.RelatedLocations, SARIFLocation{
@@ -178,7 +174,36 @@ func NewSARIF(uri, version string, ds []lint.Diagnostic) *SARIF {
 				ArtifactChanges: []SARIFArtifactChange{ch},
 			}}
 		}
+		for _, m := range d.Lines[min(1, len(d.Lines)):] {
+			id := len(r.RelatedLocations) + 1
+			r.RelatedLocations = append(r.RelatedLocations, SARIFLocation{
+				ID:               &id,
+				PhysicalLocation: SARIFPhysicalLocation{ArtifactLocation: art, Region: &SARIFRegion{StartLine: m}},
+				Message:          &SARIFMessage{Text: "the same problem"},
+			})
+		}
 		results = append(results, r)
+		// A problem found on several lines (lint.Fold) is a result at
+		// each of them, so that code scanning shows every line; the
+		// others are its related locations, and the fix, which mends
+		// them all, goes with the first.
+		for _, n := range d.Lines[min(1, len(d.Lines)):] {
+			again := r
+			again.Locations = []SARIFLocation{{PhysicalLocation: SARIFPhysicalLocation{ArtifactLocation: art, Region: &SARIFRegion{StartLine: n}}}}
+			again.RelatedLocations = nil
+			again.Fixes = nil
+			for _, m := range d.Lines {
+				if m != n {
+					id := len(again.RelatedLocations) + 1
+					again.RelatedLocations = append(again.RelatedLocations, SARIFLocation{
+						ID:               &id,
+						PhysicalLocation: SARIFPhysicalLocation{ArtifactLocation: art, Region: &SARIFRegion{StartLine: m}},
+						Message:          &SARIFMessage{Text: "the same problem"},
+					})
+				}
+			}
+			results = append(results, again)
+		}
 	}
 	return &SARIF{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",

@@ -96,19 +96,41 @@ func TestSARIFSchema(t *testing.T) {
 	validate(t, s, log)
 	validate(t, s, NewSARIF("robots.txt", "test", nil))
 	r := log.Runs[0]
-	if len(r.Results) != len(ds) || len(r.Tool.Driver.Rules) != len(lint.Checks()) {
-		t.Fatalf("%d results, %d rules; want %d, %d", len(r.Results), len(r.Tool.Driver.Rules), len(ds), len(lint.Checks()))
+	// One result per place: a problem found on several lines is a
+	// result at each (code scanning shows a result at its first
+	// location only), the others as its related locations.
+	type place struct {
+		code string
+		line int
 	}
+	var want []place
+	for _, d := range ds {
+		want = append(want, place{d.Check.Code, d.Line})
+		for _, n := range d.Lines[min(1, len(d.Lines)):] {
+			want = append(want, place{d.Check.Code, n})
+		}
+	}
+	if len(r.Results) != len(want) || len(r.Tool.Driver.Rules) != len(lint.Checks()) {
+		t.Fatalf("%d results, %d rules; want %d, %d", len(r.Results), len(r.Tool.Driver.Rules), len(want), len(lint.Checks()))
+	}
+	several := false
 	for i, res := range r.Results {
-		if r.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID || res.RuleID != ds[i].Check.Code {
+		if r.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID || res.RuleID != want[i].code {
 			t.Errorf("result %d: rule %s at index %d", i, res.RuleID, res.RuleIndex)
 		}
-		if reg := res.Locations[0].PhysicalLocation.Region; (reg == nil) != (ds[i].Line == 0) {
-			t.Errorf("result %d: region %v for line %d", i, reg, ds[i].Line)
+		if len(res.Locations) != 1 {
+			t.Errorf("result %d: %d locations, want one", i, len(res.Locations))
 		}
-		if n := max(len(ds[i].Lines), 1); len(res.Locations) != n {
-			t.Errorf("result %d: %d locations for lines %v", i, len(res.Locations), ds[i].Lines)
+		reg := res.Locations[0].PhysicalLocation.Region
+		if (reg == nil) != (want[i].line == 0) || reg != nil && reg.StartLine != want[i].line {
+			t.Errorf("result %d: region %v for line %d", i, reg, want[i].line)
 		}
+		if i > 0 && want[i].code == want[i-1].code && len(res.RelatedLocations) > 0 && res.RelatedLocations[0].Message.Text == "the same problem" {
+			several = true
+		}
+	}
+	if !several {
+		t.Error("no problem on several lines among the test's diagnostics: the rule goes untested")
 	}
 	// The schema can fail: a misspelt property is refused.
 	data, _ := json.Marshal(log)
