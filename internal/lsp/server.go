@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -82,7 +81,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opt *Options) error {
 			}
 			return ErrNoShutdown
 		case err != nil:
-			return fmt.Errorf("robots lsp: reading a message: %w", err)
+			return fmt.Errorf("reading a message: %w", err)
 		}
 		var m message
 		if err := json.Unmarshal(body, &m); err != nil || m.JSONRPC != "2.0" {
@@ -243,7 +242,9 @@ func (s *server) dispatch(m *message) error {
 func (s *server) run(ctx context.Context, handle handler, snap *snapshot, params json.RawMessage) (result any, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			result, err = nil, &rpcError{Code: codeInternalError, Message: fmt.Sprintf("robots lsp: internal error: %v\n%s", v, debug.Stack())}
+			// The editor shows the message to its user: the panic, not
+			// the stack (a bug to report, not a trace to read).
+			result, err = nil, &rpcError{Code: codeInternalError, Message: fmt.Sprintf("robots lsp: internal error: %v (please report it)", v)}
 		}
 	}()
 	if snap == nil {
