@@ -571,22 +571,32 @@ const (
 	childHold    = 300 * time.Millisecond
 )
 
-func TestChildProcess(t *testing.T) {
-	path := os.Getenv(childEnv)
-	if path == "" {
-		t.Skip("the second process of TestTwoProcesses")
+// TestMain runs the test binary as the second process of
+// TestTwoProcesses when childEnv names a file, and the tests otherwise.
+func TestMain(m *testing.M) {
+	if path := os.Getenv(childEnv); path != "" {
+		os.Exit(holdFile(path))
 	}
+	os.Exit(m.Run())
+}
+
+// holdFile is the second process: it opens path with bbolt and holds it
+// as childEnv says.
+func holdFile(path string) int {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: os.Getenv(childReadEnv) != "", Timeout: time.Minute})
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	fmt.Println("locked")
 	bufio.NewReader(os.Stdin).ReadString('\n')
 	time.Sleep(childHold)
 	fmt.Printf("released %d\n", time.Now().UnixNano())
 	if err := db.Close(); err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
+	return 0
 }
 
 // TestTwoProcesses: another process holds the file, for writing or for
@@ -620,7 +630,7 @@ func TestTwoProcesses(t *testing.T) {
 			}
 			defer reader.Close()
 
-			cmd := exec.Command(os.Args[0], "-test.run=^TestChildProcess$")
+			cmd := exec.Command(os.Args[0])
 			cmd.Env = append(os.Environ(), childEnv+"="+path)
 			if mode == "read" {
 				cmd.Env = append(cmd.Env, childReadEnv+"=1")

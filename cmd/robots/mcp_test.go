@@ -16,16 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestMCPChild is robots mcp in a subprocess for TestMCPStdio: the test
-// binary re-executed with ROBOTS_MCP_CHILD set runs the command on its
-// own standard input and output, as an MCP client starts it.
-func TestMCPChild(t *testing.T) {
-	if os.Getenv("ROBOTS_MCP_CHILD") == "" {
-		t.Skip("run by TestMCPStdio")
-	}
-	os.Exit(run(context.Background(), strings.Fields(os.Getenv("ROBOTS_MCP_CHILD")), os.Stdin, os.Stdout, os.Stderr))
-}
-
 // TestMCPStdio: robots mcp over a real stdio pipe, driven by the SDK's
 // client: it lists the three tools, and robots_test answers as robots
 // test -url -robot X -format json does on the same site (the verdict and
@@ -43,8 +33,9 @@ func TestMCPStdio(t *testing.T) {
 	defer srv.Close()
 
 	session := func(t *testing.T, args string) *mcp.ClientSession {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestMCPChild$")
-		cmd.Env = append(os.Environ(), "ROBOTS_MCP_CHILD="+args)
+		// The test binary as robots (TestMain), as a client starts it.
+		cmd := exec.Command(os.Args[0], strings.Fields(args)...)
+		cmd.Env = append(os.Environ(), "ROBOTS_TEST_MAIN=1")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

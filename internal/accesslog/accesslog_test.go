@@ -515,7 +515,7 @@ func TestFormat(t *testing.T) {
 // before.
 func TestAllocs(t *testing.T) {
 	if testing.Short() {
-		t.Skip()
+		t.Skip("counts allocations: not in -short")
 	}
 	in := strings.Repeat(`66.249.66.1 - - [10/Oct/2025:13:55:36 -0700] "GET /private/x?a=1 HTTP/1.1" 200 2326 "-" "`+googlebot+`"`+"\n", 1000)
 	r, _ := NewReader(strings.NewReader(in), Auto)
