@@ -2,7 +2,9 @@ package lint
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,8 +40,12 @@ import (
 //
 // Lines whose reading differs between robots (missing colons, misspelt
 // keys, lines cut at 16,664 bytes) are kept as written: Format changes
-// layout, not meaning. It checks that with change.Equivalent and returns src and
-// an error if the layout would change a google or rfc9309 verdict, or
+// layout, not meaning. It checks that with change.Equivalent; when the
+// canonical order of the groups would change a verdict (a group that
+// RFC 9309 robots read without a rule, such as one whose only line lacks
+// its colon, joins the group it is put before), the groups keep the
+// order they are written in. It returns src and an error if the layout
+// would still change a google or rfc9309 verdict, or
 // would move a line into or out of the first 500 KiB of a longer file,
 // the part Google and RFC 9309 robots read (robots.MaxBytes).
 func Format(src []byte) ([]byte, error) {
@@ -62,6 +68,27 @@ type FormatOptions struct {
 // when the layout would change a google or rfc9309 verdict or move a line
 // across the first 500 KiB.
 func FormatWith(src []byte, opt FormatOptions) ([]byte, error) {
+	out, err := formatWith(src, opt, false)
+	var moved *groupsMoved
+	if errors.As(err, &moved) {
+		// The canonical order of the groups changes a verdict (a group
+		// that RFC 9309 robots read without a rule, put right before
+		// another, joins it): the groups in the order they are written.
+		if out, err2 := formatWith(src, opt, true); err2 == nil {
+			return out, nil
+		}
+	}
+	return out, err
+}
+
+// groupsMoved is the error of a layout that changes a verdict.
+type groupsMoved struct{ msg string }
+
+func (e *groupsMoved) Error() string { return e.msg }
+
+// formatWith is FormatWith, with the groups in the canonical order or,
+// when inFileOrder is set, in the order the file has them.
+func formatWith(src []byte, opt FormatOptions, inFileOrder bool) ([]byte, error) {
 	p := check.NewPass(context.Background(), syntax.Parse("", src), "", nil)
 	first := len(p.Lines) // the first line that is not a comment or blank
 	for i := range p.Lines {
@@ -79,7 +106,11 @@ func FormatWith(src []byte, opt FormatOptions) ([]byte, error) {
 	var nonGroup, sitemaps, before []int
 	inGroup := make([]bool, len(p.Lines))
 	var sections [][]int
-	for _, gi := range groupOrder(p) {
+	order := groupOrder(p)
+	if inFileOrder {
+		slices.Sort(order)
+	}
+	for _, gi := range order {
 		ls := groupLines(p, gi, opt.SortRules)
 		for _, i := range ls {
 			inGroup[i] = true
@@ -173,7 +204,7 @@ func FormatWith(src []byte, opt FormatOptions) ([]byte, error) {
 		return src, err
 	}
 	if d := change.Equivalent(src, out); d != nil {
-		return src, fmt.Errorf("the layout would change %s's verdict for %s under %v; file left as it is", d.Agent, d.URL, d.Profile)
+		return src, &groupsMoved{fmt.Sprintf("the layout would change %s's verdict for %s under %v; file left as it is", d.Agent, d.URL, d.Profile)}
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/robotskit/robots"
+	"github.com/robotskit/robots/change"
 	"github.com/robotskit/robots/internal/txtar"
 	"github.com/robotskit/robots/lint/internal/testenv"
 )
@@ -187,4 +188,30 @@ func FuzzFormat(f *testing.F) {
 		}
 		checkFormatProperty(t, "fuzz", src)
 	})
+}
+
+// TestFormatGroupOrderFallback: a group whose only line lacks its colon
+// has a rule for Google (which reads "Disallow /" as a Disallow) and
+// none for RFC 9309 robots (§2.2: a rule line is "key: value"); put
+// before "User-agent: *", as the canonical order would put it, it would
+// join that group for RFC 9309 robots (consecutive User-agent lines form
+// one group). Format keeps the groups in the file's order then, and the
+// rest of the layout is still done; idempotent, and no verdict changes.
+func TestFormatGroupOrderFallback(t *testing.T) {
+	src := "user-agent: *\ndisallow: /a b Disallow: /c\n\n\n\nUser-agent: GPTBot\nDisallow /\n"
+	want := "User-agent: *\nDisallow: /a b Disallow: /c\n\nUser-agent: GPTBot\nDisallow /\n"
+	got, err := Format([]byte(src))
+	if err != nil || string(got) != want {
+		t.Fatalf("Format: %v\n%s\nwant:\n%s", err, got, want)
+	}
+	if again, err := Format(got); err != nil || string(again) != want {
+		t.Errorf("not idempotent: %v\n%s", err, again)
+	}
+	if d := change.Equivalent([]byte(src), got); d != nil {
+		t.Errorf("a verdict changes: %+v", d)
+	}
+	// The canonical order alone is refused, as before.
+	if _, err := formatWith([]byte(src), FormatOptions{}, false); err == nil || !strings.Contains(err.Error(), "gptbot's verdict") {
+		t.Errorf("the canonical order: %v", err)
+	}
 }
