@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,9 @@ reads) on every fetch, and reports those that fail.
 -webhook URL POSTs each change, and each pass whose assertions fail, as
 JSON (docs/watch.md gives the shape) with a few retries and growing
 pauses for a receiver that fails; a pass waits at most 30 s for them.
+With ROBOTS_WEBHOOK_SECRET set in the environment, each POST carries
+X-Robots-Signature-256: sha256=HEX, the HMAC-SHA256 of its body under
+that secret, for the receiver to check.
 
 Without -every, one pass (for cron): the command exits 1 when a site's
 robots.txt changed or an assertion failed. With -every D it runs until
@@ -142,6 +146,7 @@ func runWatch(e *env, args []string) error {
 	w := &watcher{e: e, store: st, fetcher: f, spec: spec, json: *format == "json"}
 	if hookURL != "" {
 		w.hook = newWebhook(hookURL, e.stderr)
+		w.hook.secret = []byte(os.Getenv(webhookSecretEnv))
 		defer w.hook.close(webhookWait)
 	}
 	if *every == 0 {

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -432,5 +435,43 @@ func TestWatchLargeChange(t *testing.T) {
 	out, _, _ = runCLI(t, srv, "watch", "-store", store, srv.URL)
 	if !strings.Contains(out, "note: version 3 is UTF-16LE: robots read UTF-8 and find no rules in it (robots check: RB202)") {
 		t.Errorf("a UTF-16 version:\n%s", out)
+	}
+}
+
+// TestWebhookSignature: with ROBOTS_WEBHOOK_SECRET set, each POST of
+// robots watch carries the HMAC-SHA256 of its body, which a receiver
+// that knows the secret recomputes; without it, no signature is sent.
+func TestWebhookSignature(t *testing.T) {
+	site := &siteStates{}
+	site.set(200, watchV1)
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	var mu sync.Mutex
+	var sigs []string
+	var ok []bool
+	hsrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m := hmac.New(sha256.New, []byte("s3cret"))
+		m.Write(body)
+		mu.Lock()
+		sigs = append(sigs, r.Header.Get("X-Robots-Signature-256"))
+		ok = append(ok, hmac.Equal([]byte(r.Header.Get("X-Robots-Signature-256")), []byte("sha256="+hex.EncodeToString(m.Sum(nil)))))
+		mu.Unlock()
+	}))
+	defer hsrv.Close()
+	store := filepath.Join(t.TempDir(), "h.db")
+	runCLI(t, srv, "watch", "-store", store, srv.URL)
+
+	t.Setenv("ROBOTS_WEBHOOK_SECRET", "s3cret")
+	site.set(200, watchV2)
+	runCLI(t, srv, "watch", "-store", store, "-webhook", hsrv.URL, srv.URL)
+	t.Setenv("ROBOTS_WEBHOOK_SECRET", "")
+	site.set(200, watchV1)
+	runCLI(t, srv, "watch", "-store", store, "-webhook", hsrv.URL, srv.URL)
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sigs) != 2 || !ok[0] || !strings.HasPrefix(sigs[0], "sha256=") || sigs[1] != "" {
+		t.Errorf("signatures %q, verified %v", sigs, ok)
 	}
 }

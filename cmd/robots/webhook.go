@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -40,6 +43,12 @@ type webhook struct {
 	// backoff is the first pause between tries; tries their number.
 	backoff time.Duration
 	tries   int
+
+	// secret, when set, signs each body: X-Robots-Signature-256 is
+	// "sha256=" and the hex HMAC-SHA256 of the body under it (RFC 2104),
+	// as GitHub signs its webhooks, so that a receiver can tell the
+	// watcher's reports from anyone's POST.
+	secret []byte
 
 	queue chan []byte
 	wg    sync.WaitGroup
@@ -137,6 +146,9 @@ func (h *webhook) post(body []byte) (wait time.Duration, err error) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "robots/"+buildVersion()+" (robots watch)")
+	if len(h.secret) > 0 {
+		req.Header.Set("X-Robots-Signature-256", sign(h.secret, body))
+	}
 	resp, err := h.client.Do(req)
 	if err != nil {
 		return 0, err
@@ -172,4 +184,17 @@ func (h *webhook) close(wait time.Duration) {
 		}
 		h.stop()
 	})
+}
+
+// webhookSecretEnv names the environment variable that holds the secret
+// robots watch signs its webhook's bodies with (not a flag: a command
+// line is visible to every user of the machine).
+const webhookSecretEnv = "ROBOTS_WEBHOOK_SECRET"
+
+// sign returns the X-Robots-Signature-256 value of body under secret:
+// "sha256=" and the hex HMAC-SHA256 (RFC 2104; FIPS 180-4).
+func sign(secret, body []byte) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
