@@ -572,6 +572,9 @@ type registry struct {
 	robots  []Robot        // sorted by token, ASCII case-insensitive
 	byToken map[string]int // lower-case token → index in robots
 	maxLen  int            // longest token, in bytes
+	// controls holds, for each robot, the indices of the usage control
+	// tokens that govern it (controlsFor), worked out once.
+	controls [][]int
 }
 
 // loadRegistry decodes data into a registry; bad data gives an empty one.
@@ -615,6 +618,22 @@ func newRegistry(robots []Robot) *registry {
 		robots[i].Reads = r.reads()
 		reg.byToken[lower(r.Token)] = i
 		reg.maxLen = max(reg.maxLen, len(r.Token))
+	}
+	// The controls of each robot: those of its owner whose Governs names a
+	// token of its chain.
+	reg.controls = make([][]int, len(robots))
+	for i := range robots {
+		r := &robots[i]
+		chain := r.Tokens()
+		governs := func(g string) bool {
+			return slices.ContainsFunc(chain, func(t string) bool { return equalFold(g, t) })
+		}
+		for k := range robots {
+			c := &robots[k]
+			if c.Controls != nil && c.Owner == r.Owner && slices.ContainsFunc(c.Controls.Governs, governs) {
+				reg.controls[i] = append(reg.controls[i], k)
+			}
+		}
 	}
 	return reg
 }
@@ -683,19 +702,16 @@ func (reg *registry) byPurpose(p Purpose) []Robot {
 }
 
 func (reg *registry) controlsFor(token string) []Robot {
-	r, ok := reg.lookup(token)
-	if !ok {
+	if len(token) == 0 || len(token) > reg.maxLen {
 		return nil
 	}
-	chain := r.Tokens()
-	governs := func(g string) bool {
-		return slices.ContainsFunc(chain, func(t string) bool { return equalFold(g, t) })
+	i, ok := reg.byToken[lower(token)]
+	if !ok || len(reg.controls[i]) == 0 {
+		return nil
 	}
-	var out []Robot
-	for _, c := range reg.robots {
-		if c.Controls != nil && c.Owner == r.Owner && slices.ContainsFunc(c.Controls.Governs, governs) {
-			out = append(out, clone(c))
-		}
+	out := make([]Robot, len(reg.controls[i]))
+	for n, k := range reg.controls[i] {
+		out[n] = clone(reg.robots[k])
 	}
 	return out
 }
