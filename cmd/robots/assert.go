@@ -149,7 +149,7 @@ func runAssert(e *env, args []string) error {
 			// As robots test says: robots read UTF-8 (RFC 9309 §2.3).
 			fmt.Fprintf(e.stderr, "robots: %s is %s: robots read UTF-8 and find no rules in it (robots check: RB202; robots fix -enable FX02 transcodes it)\n", name, enc)
 		}
-		target = &assertTarget{name: name, file: syntax.Parse(name, src)}
+		target = &assertTarget{name: name, file: syntax.Parse(name, src), size: servedSize(src, truncated)}
 	}
 	results := target.checkAll(spec)
 	switch *format {
@@ -569,6 +569,7 @@ type assertTarget struct {
 	// robots.txt URL.
 	name string
 	file *syntax.File // -file
+	size int64        // -file: its size, as fetch.Policy.Served counts it
 	// fetched returns the fetch the robot of assertion i reads (-url);
 	// urls are the URLs the assertions ask about, by index.
 	fetched func(i int) *fetch.Result
@@ -628,6 +629,12 @@ type assertResult struct {
 	Why string
 }
 
+// served is the access of a file of size octets served whole under pol.
+func served(pol fetch.Policy, size int64) fetch.Access {
+	a, _ := pol.Served(size)
+	return a
+}
+
 // decidingLine is a line of robots.txt, as written.
 type decidingLine struct {
 	Line int    `json:"line"`
@@ -672,6 +679,11 @@ func (t *assertTarget) check(i int, a *assertion) assertResult {
 			} else {
 				r.Deciding, r.Why = t.explain(f, d)
 			}
+		} else if pol, _ := robotFetchPolicy(a.registry, a.rd.profile); served(pol, t.size) != fetch.AccessRules {
+			// As robots test -file reads it: served whole, with the
+			// robot's status rules (Yandex ignores a file over 500 KiB).
+			acc, why := pol.Served(t.size)
+			d, r.Why = robots.Decision{Allowed: acc != fetch.AccessNone}, why
 		} else {
 			d = t.rules(f, a.rd.profile).Decide(a.rd.agent, url)
 			r.Deciding, r.Why = t.explain(f, d)

@@ -145,7 +145,7 @@ func runLogs(e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "robots: %s is larger than %d KiB: like Google, robots read only its first %d KiB\n", *file, robots.MaxBytes>>10, robots.MaxBytes>>10)
 		}
 		j.file = &logSite{site: site, tl: timeline.New([]history.Version{{
-			Site: site, Status: 200, Outcome: fetch.Success.String(), Body: nonNil(src), Size: int64(len(src)), Seq: 1,
+			Site: site, Status: 200, Outcome: fetch.Success.String(), Body: nonNil(src), Size: servedSize(src, truncated), Seq: 1,
 		}}), fixed: true}
 		j.fileName = *file
 	} else {

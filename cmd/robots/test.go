@@ -123,6 +123,16 @@ func runTest(e *env, args []string) error {
 		// they can read, as the verdicts below show.
 		fmt.Fprintf(e.stderr, "robots: %s is %s: robots read UTF-8 and find no rules in it (robots check: RB202; robots fix -enable FX02 transcodes it)\n", *file, enc)
 	}
+	// A file given by its text is read as if served whole, with the
+	// robot's status rules, as robots audit and the API read it
+	// (fetch.Policy.Served): Yandex ignores a file over 500 KiB whole.
+	pol, _ := robotFetchPolicy(*robot, rd.profile)
+	if acc, why := pol.Served(servedSize(src, truncated)); acc != fetch.AccessRules {
+		for _, u := range urls {
+			out.add(u, robots.Decision{Allowed: acc != fetch.AccessNone}, why, "")
+		}
+		return out.write(e.stdout)
+	}
 	f := syntax.Parse(*file, src)
 	rules := robots.Compile(f, rd.profile)
 	for _, u := range urls {
@@ -130,6 +140,15 @@ func runTest(e *env, args []string) error {
 		out.add(u, d, explain(f, d), "")
 	}
 	return out.write(e.stdout)
+}
+
+// servedSize is the size of a file read by readLimited, as
+// fetch.Policy.Served counts it: past the limit when it was cut.
+func servedSize(src []byte, truncated bool) int64 {
+	if truncated {
+		return robots.MaxBytes + 1
+	}
+	return int64(len(src))
 }
 
 // urlsFromStdin reads the URLs to test from standard input, one per line;

@@ -122,8 +122,10 @@ func (t *Timeline) Read(at time.Time, p fetch.Policy, pr robots.Profile) Reading
 		r.Access, r.Reason = p.Outage(at.Sub(t.vs[start].Time), good)
 	} else {
 		r.Access, r.Reason = p.First(r.Outcome)
-		if r.Outcome == fetch.Success {
-			if a, why := p.Served(t.vs[i].Size); a != fetch.AccessRules {
+		if v := &t.vs[i]; v.Status >= 200 && v.Status < 300 && v.Size > robots.MaxBytes {
+			// A file over 500 KiB: cut, or ignored whole (Yandex), in
+			// the words of fetch.Policy.Served.
+			if a, why := p.Served(v.Size); a != fetch.AccessRules {
 				r.Access, r.Reason = a, why
 			}
 		}
